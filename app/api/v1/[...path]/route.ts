@@ -1,0 +1,8 @@
+// Any /api/v1 path no route serves: 404 in the API's error shape, whatever the method
+import { errorResponse } from "@/lib/api/errors";
+
+function unknownRoute(request: Request): Response {
+  return errorResponse(404, `no such endpoint: ${request.method} ${new URL(request.url).pathname}`);
+}
+
+export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE };

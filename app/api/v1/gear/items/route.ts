@@ -1,0 +1,11 @@
+// GET /api/v1/gear/items - gear items with price and availability
+import { json, methodNotAllowed, withApi } from "@/lib/api/handler";
+import { gearItemsQuerySchema } from "@/lib/schemas/gear";
+import { listGearItems } from "@/lib/services/gear";
+
+export const GET = withApi({ scope: "catalog:read", query: gearItemsQuerySchema }, async ({ db, query }) =>
+  json(await listGearItems(db, query)),
+);
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

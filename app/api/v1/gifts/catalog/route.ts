@@ -1,0 +1,11 @@
+// GET /api/v1/gifts/catalog - a page of giftable games, filtered and searched
+import { json, methodNotAllowed, publicOrigin, withApi } from "@/lib/api/handler";
+import { catalogQuerySchema } from "@/lib/schemas/catalog";
+import { listCatalog } from "@/lib/services/catalog";
+
+export const GET = withApi({ scope: "catalog:read", query: catalogQuerySchema }, async ({ db, query, request }) =>
+  json(await listCatalog(db, query, publicOrigin(request))),
+);
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

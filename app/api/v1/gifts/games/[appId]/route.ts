@@ -1,0 +1,16 @@
+// GET /api/v1/gifts/games/{appId} - one game with its editions and gift regions
+import { notFound } from "@/lib/api/errors";
+import { json, methodNotAllowed, publicOrigin, withApi } from "@/lib/api/handler";
+import { gameLangQuerySchema } from "@/lib/schemas/catalog";
+import { getGameOrThrow } from "@/lib/services/catalog";
+
+export const GET = withApi<typeof gameLangQuerySchema, undefined, { appId: string }>(
+  { scope: "catalog:read", query: gameLangQuerySchema },
+  async ({ db, query, params, request }) => {
+    if (!/^[1-9]\d{0,9}$/.test(params.appId)) throw notFound(`game ${params.appId} not found`);
+    return json(await getGameOrThrow(db, Number(params.appId), query.lang, publicOrigin(request)));
+  },
+);
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,77 @@
+import type { Metadata } from "next";
+import { API_GUIDE, buildOpenApiDocument } from "@/lib/openapi";
+import { OperationSection, type Operation } from "./operation-section";
+
+export const metadata: Metadata = { title: "API reference" };
+
+export default function ApiReferencePage() {
+  const doc = buildOpenApiDocument();
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
+  );
+  return (
+    <main className="mx-auto max-w-4xl px-4 py-10" lang="en">
+      <h1 className="text-3xl font-bold">{doc.info.title}</h1>
+      <p className="mt-2 text-slate-300">
+        Version {doc.info.version}. Base path <code className="text-sky-300">/api/v1</code>. The machine-readable
+        document is at{" "}
+        <a className="text-sky-300 underline" href="/api/v1/openapi.json">
+          /api/v1/openapi.json
+        </a>{" "}
+        (OpenAPI 3.1, public; every other /api/v1 path needs a token).
+      </p>
+      <nav aria-label="Contents" className="mt-6 rounded border border-slate-800 p-4 text-sm">
+        <ul className="grid gap-1 sm:grid-cols-2">
+          {API_GUIDE.map((s) => (
+            <li key={s.title}>
+              <a className="text-sky-300 hover:underline" href={`#${anchor(s.title)}`}>
+                {s.title}
+              </a>
+            </li>
+          ))}
+          {operations.map(({ path, method }) => (
+            <li key={`${method} ${path}`}>
+              <a className="font-mono text-sky-300 hover:underline" href={`#${anchor(method + path)}`}>
+                {method.toUpperCase()} {path}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {API_GUIDE.map((section) => (
+        <section key={section.title} id={anchor(section.title)} className="mt-10">
+          <h2 className="text-xl font-semibold">{section.title}</h2>
+          {section.body.map((p) => (
+            <p key={p} className="mt-3 leading-relaxed text-slate-300">
+              <Inline text={p} />
+            </p>
+          ))}
+        </section>
+      ))}
+      {operations.map(({ path, method, op }) => (
+        <OperationSection key={`${method} ${path}`} id={anchor(method + path)} method={method} path={path} op={op} schemas={doc.components.schemas} />
+      ))}
+    </main>
+  );
+}
+
+function anchor(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+/** `code` spans in the guide's prose. */
+export function Inline({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/).map((part, i) =>
+        part.startsWith("`") ? (
+          <code key={i} className="rounded bg-slate-800 px-1 text-sky-200">
+            {part.slice(1, -1)}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}

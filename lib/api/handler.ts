@@ -1,0 +1,167 @@
+import "server-only";
+import { z } from "zod";
+import { getDb, type Database } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import type { ApiScope } from "@/lib/schemas/tokens";
+import { authenticateToken, type AuthToken } from "@/lib/services/tokens";
+import { ApiError, errorResponse, forbidden, unauthorized, validationMessage } from "./errors";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface ApiContext<Q, B, P> {
+  request: Request;
+  requestId: string;
+  token: AuthToken;
+  db: Database;
+  query: Q;
+  body: B;
+  params: P;
+}
+
+interface ApiOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+  /** The scope a token must hold; every /api/v1 route needs one. */
+  scope: ApiScope;
+  query?: Q;
+  body?: B;
+}
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type RouteContext<P> = { params: Promise<P> };
+
+/**
+ * Wraps an /api/v1 route handler: bearer token and scope, content type, body size, JSON parsing,
+ * schema validation of query and body, and every error mapped to `{ code, message }` with a request id.
+ */
+export function withApi<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  P = Record<string, string>,
+>(options: ApiOptions<Q, B>, handler: (ctx: ApiContext<Output<Q>, Output<B>, P>) => Promise<Response> | Response) {
+  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
+    let response: Response;
+    try {
+      const db = getDb();
+      const token = await authenticate(db, request, options.scope);
+      const query = options.query ? parse(options.query, Object.fromEntries(new URL(request.url).searchParams)) : undefined;
+      const body = options.body ? parse(options.body, await readJsonBody(request)) : undefined;
+      const params = context?.params ? await context.params : ({} as P);
+      response = await handler({
+        request,
+        requestId,
+        token,
+        db,
+        query: query as Output<Q>,
+        body: body as Output<B>,
+        params,
+      });
+    } catch (err) {
+      response = toErrorResponse(err, request, requestId);
+    }
+    response.headers.set("X-Request-Id", requestId);
+    return response;
+  };
+}
+
+function toErrorResponse(err: unknown, request: Request, requestId: string): Response {
+  if (err instanceof ApiError) return errorResponse(err.status, err.message, err.headers);
+  const path = new URL(request.url).pathname;
+  console.error(
+    JSON.stringify({
+      level: "error",
+      requestId,
+      method: request.method,
+      path,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    }),
+  );
+  return errorResponse(500, `internal error; quote request id ${requestId} when reporting it`);
+}
+
+async function authenticate(db: Database, request: Request, scope: ApiScope): Promise<AuthToken> {
+  const header = request.headers.get("authorization");
+  if (!header) throw unauthorized("missing bearer token: send Authorization: Bearer <token>");
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw unauthorized("the Authorization header must be: Bearer <token>", "invalid_request");
+  const result = await authenticateToken(db, match[1]);
+  if (!result.ok) {
+    const why = { malformed: "is not a valid token", unknown: "is not a valid token", expired: "has expired", revoked: "has been revoked" };
+    throw unauthorized(`the bearer token ${why[result.reason]}`, "invalid_token");
+  }
+  if (!result.token.scopes.includes(scope)) {
+    throw forbidden(`this token lacks the "${scope}" scope`);
+  }
+  return result.token;
+}
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ApiError(400, validationMessage(result.error, input));
+  return result.data;
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  const mediaType = type.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") {
+    throw new ApiError(415, "the request body must be JSON: send Content-Type: application/json");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readLimited(request, MAX_BODY_BYTES);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "the request body is not valid UTF-8");
+  }
+  if (!text.trim()) throw new ApiError(400, "the request body is empty: send a JSON object");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "the request body is not valid JSON");
+  }
+}
+
+const tooLarge = () => new ApiError(413, `the request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** A handler for the methods a route does not implement: 405 with `Allow`. */
+export function methodNotAllowed(...allowed: string[]) {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  return (request: Request): Response =>
+    errorResponse(405, `${request.method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+}
+
+/** Routes answer with their data as JSON; `status` defaults to 200. */
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(data, { status, headers });
+}
+
+/** The origin for links the API hands out: PUBLIC_BASE_URL when set, else the one the client used. */
+export function publicOrigin(request: Request): string {
+  return (env.PUBLIC_BASE_URL ?? new URL(request.url).origin).replace(/\/$/, "");
+}

@@ -1,0 +1,37 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { env } from "@/lib/env";
+import * as schema from "./schema";
+
+export type Database = NodePgDatabase<typeof schema>;
+
+// Next's dev server re-evaluates modules on every change; keep one pool per process.
+const globalForDb = globalThis as unknown as { gkPool?: pg.Pool; gkDb?: Database };
+
+export function createPool(url: string, max = env.DB_POOL_SIZE): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on("error", (err) => console.error(`database pool error: ${err.message}`));
+  return pool;
+}
+
+export function createDb(pool: pg.Pool): Database {
+  return drizzle(pool, { schema });
+}
+
+/** The process-wide database. DATABASE_URL is set by the launcher (scripts/start.ts) or the operator. */
+export function getDb(): Database {
+  if (!globalForDb.gkDb) {
+    if (!env.DATABASE_URL) {
+      throw new Error("DATABASE_URL is not set: start the app with `npm start`, which provides a database");
+    }
+    globalForDb.gkPool = createPool(env.DATABASE_URL);
+    globalForDb.gkDb = createDb(globalForDb.gkPool);
+  }
+  return globalForDb.gkDb;
+}
+
+export { schema };
+
+/** The handle a `db.transaction(async (tx) => ...)` callback receives. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];

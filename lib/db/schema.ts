@@ -1,0 +1,239 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import type { ApiScope } from "@/lib/schemas/tokens";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const games = pgTable(
+  "games",
+  {
+    appId: integer("app_id").primaryKey(),
+    slug: text("slug")
+      .notNull()
+      .generatedAlwaysAs(sql`'store-' || app_id::text`),
+    title: text("title").notNull(),
+    titleRu: text("title_ru"),
+    shortDescription: text("short_description").notNull(),
+    shortDescriptionEn: text("short_description_en"),
+    headerImage: text("header_image"),
+    genres: text("genres").array().notNull().default(sql`'{}'`),
+    /** Lower-cased `genres`, for the case-insensitive filter; written with `genres` by upsertGame. */
+    genreKeys: text("genre_keys").array().notNull().default(sql`'{}'`),
+    /** Curated lists; `specials` and `coming_soon` are derived from prices and `comingSoon`. */
+    featured: text("featured").array().notNull().default(sql`'{}'`),
+    comingSoon: boolean("coming_soon").notNull().default(false),
+    releaseDate: date("release_date"),
+    /** Store popularity order: the catalog's default sort. */
+    sortRank: integer("sort_rank").notNull(),
+    giftRegions: text("gift_regions").array().notNull().default(sql`'{}'`),
+    search: tsvector("search")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('simple', title || ' ' || coalesce(title_ru, '')), 'A')
+          || setweight(to_tsvector('english', title), 'A')
+          || setweight(to_tsvector('russian', coalesce(title_ru, '')), 'A')
+          || setweight(to_tsvector('simple', short_description || ' ' || coalesce(short_description_en, '')), 'B')
+          || setweight(to_tsvector('russian', short_description), 'B')
+          || setweight(to_tsvector('english', coalesce(short_description_en, '')), 'B')`,
+      ),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("games_slug_key").on(t.slug),
+    index("games_sort_idx").on(t.sortRank, t.appId),
+    index("games_genre_keys_idx").using("gin", t.genreKeys),
+    index("games_featured_idx").using("gin", t.featured),
+    index("games_search_idx").using("gin", t.search),
+    index("games_coming_soon_idx").on(t.sortRank, t.appId).where(sql`coming_soon`),
+    check("games_app_id_positive", sql`${t.appId} > 0`),
+    check("games_featured_known", sql`${t.featured} <@ ARRAY['top_sellers', 'new_releases']::text[]`),
+  ],
+);
+
+export const packages = pgTable(
+  "packages",
+  {
+    packageId: integer("package_id").primaryKey(),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => games.appId, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** The edition the catalog shows and a gift gets when no packageId is given. */
+    isMain: boolean("is_main").notNull().default(false),
+    position: smallint("position").notNull().default(0),
+    priceInitial: integer("price_initial"),
+    priceFinal: integer("price_final"),
+    discountPercent: smallint("discount_percent").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("packages_one_main_per_game").on(t.appId).where(sql`is_main`),
+    index("packages_app_idx").on(t.appId, t.position),
+    index("packages_discounted_idx").on(t.appId).where(sql`is_main AND discount_percent > 0`),
+    check(
+      "packages_price_consistent",
+      sql`(${t.priceFinal} IS NULL AND ${t.priceInitial} IS NULL AND ${t.discountPercent} = 0)
+        OR (${t.priceFinal} > 0 AND ${t.priceInitial} >= ${t.priceFinal}
+            AND ${t.discountPercent} BETWEEN 0 AND 99
+            AND (${t.discountPercent} = 0) = (${t.priceInitial} = ${t.priceFinal}))`,
+    ),
+  ],
+);
+
+export const gearItems = pgTable(
+  "gear_items",
+  {
+    id: serial("id").primaryKey(),
+    platformAppId: integer("platform_app_id")
+      .notNull()
+      .references(() => games.appId),
+    item: text("item").notNull(),
+    title: text("title").notNull(),
+    price: integer("price").notNull(),
+    /** Units on hand; a live reservation (unpaid, unexpired gear intent) holds one of them. */
+    stock: integer("stock").notNull(),
+  },
+  (t) => [
+    uniqueIndex("gear_items_platform_item_key").on(t.platformAppId, t.item),
+    check("gear_items_price_positive", sql`${t.price} > 0`),
+    check("gear_items_stock_not_negative", sql`${t.stock} >= 0`),
+  ],
+);
+
+export const promoCodes = pgTable(
+  "promo_codes",
+  {
+    id: serial("id").primaryKey(),
+    /** Stored upper-case; codes are matched case-insensitively. */
+    code: text("code").notNull(),
+    kind: text("kind", { enum: ["percent", "fixed"] }).notNull(),
+    /** Percent (1..100) or kopecks off. */
+    value: integer("value").notNull(),
+    appliesTo: text("applies_to", { enum: ["all", "gifts", "gear"] }).notNull().default("all"),
+    /** Games (gifts) or platforms (gear) the code is limited to; null is every one. */
+    appIds: integer("app_ids").array(),
+    validFrom: timestamp("valid_from", { withTimezone: true }),
+    validUntil: timestamp("valid_until", { withTimezone: true }),
+    maxUses: integer("max_uses"),
+    uses: integer("uses").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("promo_codes_code_key").on(t.code),
+    check("promo_codes_code_upper", sql`${t.code} = upper(${t.code}) AND length(${t.code}) BETWEEN 1 AND 64`),
+    check(
+      "promo_codes_value_range",
+      sql`(${t.kind} = 'percent' AND ${t.value} BETWEEN 1 AND 100) OR (${t.kind} = 'fixed' AND ${t.value} > 0)`,
+    ),
+    check("promo_codes_uses_within_limit", sql`${t.uses} >= 0 AND (${t.maxUses} IS NULL OR ${t.uses} <= ${t.maxUses})`),
+  ],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    name: text("name"),
+    passwordHash: text("password_hash"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],
+);
+
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The first characters of the token, safe to show in lists. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole token, hex; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    scopes: text("scopes").array().$type<ApiScope[]>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_hash_key").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId),
+    check("api_tokens_scopes_known", sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create']::text[]`),
+    check("api_tokens_name_length", sql`length(${t.name}) BETWEEN 1 AND 100`),
+  ],
+);
+
+export const INTENT_STATUSES = ["requires_payment", "paid", "fulfilled", "canceled", "expired"] as const;
+
+export const intents = pgTable(
+  "intents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["gift", "gear"] }).notNull(),
+    status: text("status", { enum: INTENT_STATUSES }).notNull().default("requires_payment"),
+    tokenId: uuid("token_id")
+      .notNull()
+      .references(() => apiTokens.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => games.appId),
+    packageId: integer("package_id").references(() => packages.packageId),
+    gearItemId: integer("gear_item_id").references(() => gearItems.id),
+    giftRegion: text("gift_region"),
+    inviteUrl: text("invite_url"),
+    account: text("account"),
+    tradeLink: text("trade_link"),
+    storeId: text("store_id"),
+    email: text("email").notNull(),
+    feeMode: text("fee_mode", { enum: ["included", "excluded", "naive"] }).notNull(),
+    promoCodeId: integer("promo_code_id").references(() => promoCodes.id),
+    /** Price of what is bought, before promo code and fee. */
+    intentAmount: integer("intent_amount").notNull(),
+    discountAmount: integer("discount_amount").notNull(),
+    feeAmount: integer("fee_amount").notNull(),
+    paymentAmount: integer("payment_amount").notNull(),
+    currency: text("currency").notNull().default("RUB"),
+    attribution: jsonb("attribution").$type<{ utm_source?: string; utm_medium?: string }>(),
+    successUrl: text("success_url"),
+    failureUrl: text("failure_url"),
+    callbackUrl: text("callback_url"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("intents_live_gear_idx").on(t.gearItemId, t.expiresAt).where(sql`status = 'requires_payment'`),
+    index("intents_token_idx").on(t.tokenId, t.createdAt),
+    check(
+      "intents_kind_shape",
+      sql`(${t.kind} = 'gift' AND ${t.packageId} IS NOT NULL AND ${t.gearItemId} IS NULL AND ${t.giftRegion} IS NOT NULL AND ${t.inviteUrl} IS NOT NULL)
+        OR (${t.kind} = 'gear' AND ${t.gearItemId} IS NOT NULL AND ${t.packageId} IS NULL AND ${t.account} IS NOT NULL)`,
+    ),
+    check(
+      "intents_amounts",
+      sql`${t.intentAmount} > 0 AND ${t.discountAmount} >= 0 AND ${t.discountAmount} < ${t.intentAmount}
+        AND ${t.feeAmount} >= 0 AND ${t.paymentAmount} > 0`,
+    ),
+    check("intents_currency_rub", sql`${t.currency} = 'RUB'`),
+  ],
+);

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/**
+ * The one validated view of the process environment. Nothing else reads `process.env`;
+ * a bad value stops the process at start-up with a message naming the variable.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().url().optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Absolute origin used in links the API hands out (cover images, docs). */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Store fee rate r, as a decimal fraction: 0.05 is 5 %. */
+  FEE_RATE: z.coerce.number().min(0).max(0.5).default(0.05),
+  /** How long an unpaid intent holds its reservation. */
+  INTENT_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(15 * 60),
+  /** Catalog responses are cached per query for this long; 0 turns the cache off. */
+  CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Enables the constant-body route the benchmark measures as the framework's floor. */
+  BENCH_FLOOR: z.enum(["0", "1"]).default("0"),
+  /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
+  EMBEDDED_PG_DIR: z.string().default(".data/pg"),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  /** Size of the generated demo catalog seeded into an empty database. */
+  DEMO_GAMES: z.coerce.number().int().min(10).max(1_000_000).default(3000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+function loadEnv(): Env {
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const env: Env = loadEnv();

@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { MIN_PAYMENT_KOPECKS } from "@/lib/money";
+import { CATALOG_MAX_LIMIT, catalogQuerySchema, catalogResponseSchema, gameDetailsSchema, gameLangQuerySchema } from "@/lib/schemas/catalog";
+import { errorSchema } from "@/lib/schemas/common";
+import { gearIntentRequestSchema, gearIntentResponseSchema, gearItemsQuerySchema, gearItemsResponseSchema } from "@/lib/schemas/gear";
+import { giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
+import { API_SCOPES } from "@/lib/schemas/tokens";
+
+// The API's documented decisions, in the product's words. The reference page renders these too.
+export const API_GUIDE: { title: string; body: string[] }[] = [
+  {
+    title: "Authentication",
+    body: [
+      "Every /api/v1 request carries `Authorization: Bearer <token>`. Tokens look like `gk_live_` followed by 43 letters and digits, are stored only as a SHA-256 hash, are shown once when created, may expire, can be revoked, and record when they were last used (to the minute).",
+      `A token holds one or more scopes: ${API_SCOPES.map((s) => `\`${s}\``).join(", ")}. The catalog, game and gear-item reads need \`catalog:read\`; POST /gifts/verify needs \`gifts:verify\`; POST /gear needs \`gear:create\`.`,
+      "A missing, malformed, unknown, expired or revoked token is 401 with a `WWW-Authenticate: Bearer` challenge; a valid token without the scope is 403.",
+      "Operators create tokens with `npm run --silent token:create -- --name NAME [--scopes catalog:read,gifts:verify] [--expires-in 30d]` (the token is the last line printed), list them with `npm run token:list` and revoke with `npm run token:revoke -- ID_OR_PREFIX`.",
+    ],
+  },
+  {
+    title: "Amounts and fees",
+    body: [
+      "Every amount is an integer number of kopecks (RUB minor units): 129900 is 1 299 ₽. The server computes every amount; a client never sends one.",
+      "The fee rate r is set by the store (FEE_RATE, 5 % by default). `base` is the price after the promo code. `excluded`: the fee is added on top, pay = base + round(base × r). `included`: the fee is inside the price, pay = base. `naive`: the fee is taken as r of the payment, pay = ceil(base / (1 − r)). So included ≤ excluded ≤ naive. Halves round up.",
+      "Gear supports only `excluded`, which is also its default. `intentAmount` in a gear response is the item's price before promo code and fee; `paymentAmount` is what the gamer pays.",
+    ],
+  },
+  {
+    title: "Promo codes",
+    body: [
+      "Codes are case-insensitive. A code is a percent or a fixed discount, may have a validity window and a usage limit, and may be limited to gifts, to gear, or to particular games or platforms.",
+      `A discount never takes a price below ${MIN_PAYMENT_KOPECKS / 100} ₽ (or below the price itself when that is lower). Percent discounts round half up to the kopeck.`,
+      "An unknown, not-yet-valid, expired, used-up or inapplicable code is 400 and nothing is recorded. A use is counted in the same transaction that creates the intent.",
+    ],
+  },
+  {
+    title: "Catalog",
+    body: [
+      `\`page\` starts at 0; \`limit\` is 1 to ${CATALOG_MAX_LIMIT} (default 20). Filters combine: \`genre\` (one genre, case-insensitive), \`steamCategory\` (\`specials\` are exactly the discounted games, \`coming_soon\` the announced ones, \`top_sellers\` and \`new_releases\` curated lists), \`query\` (1 to 200 characters).`,
+      "`query` is full-text search in PostgreSQL over titles and short descriptions, in Russian and English (stemmed) and as typed: every word must match, the last characters of a word may be missing (search as you type), and title matches rank before description matches.",
+      "Order is stable: relevance for a search, then store popularity, then appId, so pages never repeat or skip a game. A page past the end is 200 with `games: []` and the real `total`. `lang` (ru by default, or en) picks the language of titles and descriptions. Unknown parameters (`utm_source`, …) are ignored; an empty parameter counts as not given.",
+      "Catalog answers may be up to a few seconds old (CATALOG_CACHE_TTL_MS, 5 s by default): identical requests in that window share one database read.",
+      "`price` is null when no price is known. `paymentAmountFull` and `discountPercent` appear only when the game is discounted. `comingSoon` marks games that cannot be bought yet. `headerImage` is an absolute URL of the cover.",
+    ],
+  },
+  {
+    title: "Gifts",
+    body: [
+      "POST /gifts/verify needs `item` (the appId, digits, as a string or number), `target.inviteUrl` (the recipient's friend-invite link, https://s.team/p/<code>/<token>), `target.region` (two letters), `email` and `fee`. `platform` must be `store-gift` when given; `target.packageId` picks an edition (the main one by default); `code` is a promo code.",
+      "404: unknown game, or a package that is not the game's. 409: the game cannot be bought now (coming soon, no price) or cannot be gifted to that region. 201 creates an intent that waits for payment.",
+    ],
+  },
+  {
+    title: "Gear and stock",
+    body: [
+      "POST /gear needs `account` (a SteamID64 of an individual account), `platform` (the game's appId), `item` and `email`. `additionalFields.tradeLink`, when given, must be https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters> and its partner must be the same account (SteamID64 = 76561197960265728 + partner).",
+      "Creating the intent reserves one unit. A reservation holds stock while its intent is unpaid and unexpired (INTENT_TTL_SECONDS, 15 minutes by default); an expired reservation frees its unit by itself. Concurrent requests never reserve more units than the stock: the last ones get 409. Unknown platform or item: 404.",
+      "`successUrl`, `failureUrl` and `callbackUrl` must be absolute https:// URLs (http:// only for localhost, for development); anything else, such as `javascript:`, is 400.",
+    ],
+  },
+  {
+    title: "Errors and limits",
+    body: [
+      "Every error is `{ code, message }` with `code` equal to the HTTP status and a message that names the field or resource. Validation failures are 400. Bodies must be `application/json` (415 otherwise), at most 64 KiB (413), and valid JSON objects (400); unknown body fields are 400, so a misspelt field is never silently ignored.",
+      "An unknown path is 404; a wrong method is 405 with `Allow`. Anything unexpected is 500 with a generic message and the request id, which every response also carries in `X-Request-Id` and which the logs record.",
+      "Successful creations answer 201 with `code: 201` in the body.",
+    ],
+  },
+];
+
+type JsonSchema = Record<string, unknown>;
+
+function componentSchemas(io: "input" | "output"): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io,
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) delete schema.$schema;
+  return schemas;
+}
+
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${z.globalRegistry.get(schema)?.id}` });
+
+function queryParameters(schema: z.ZodObject) {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const json = z.toJSONSchema(field as z.ZodType, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    const { description, $schema: _, ...rest } = json;
+    return { name, in: "query", required: false, description, schema: rest };
+  });
+}
+
+const errorResponses = (statuses: Record<number, string>) =>
+  Object.fromEntries(
+    Object.entries(statuses).map(([status, description]) => [
+      status,
+      { description, content: { "application/json": { schema: ref(errorSchema) } } },
+    ]),
+  );
+
+const AUTH_ERRORS = { 401: "Missing, invalid, expired or revoked token", 403: "The token lacks the scope" };
+const BODY_ERRORS = { 413: "Body over 64 KiB", 415: "Body is not application/json" };
+
+export function buildOpenApiDocument(serverUrl = "/api/v1") {
+  const inputs = componentSchemas("input");
+  const outputs = componentSchemas("output");
+  const requestIds = new Set(["GiftVerifyRequest", "GearIntentRequest", "Attribution"]);
+  const schemas = Object.fromEntries(
+    Object.keys(outputs).map((id) => [id, requestIds.has(id) ? inputs[id] : outputs[id]]),
+  );
+  const json = (schema: z.ZodType) => ({ "application/json": { schema: ref(schema) } });
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Gift catalog, gear intent and gift verification API",
+      version: "1.0.0",
+      description: API_GUIDE.map((s) => `## ${s.title}\n\n${s.body.join("\n\n")}`).join("\n\n"),
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      "/gifts/catalog": {
+        get: {
+          operationId: "listGiftCatalog",
+          summary: "A page of giftable games, filtered and searched",
+          "x-scope": "catalog:read",
+          parameters: queryParameters(catalogQuerySchema),
+          responses: {
+            200: { description: "A page of games and the total matching the filters", content: json(catalogResponseSchema) },
+            ...errorResponses({ 400: "A parameter is invalid; the message names it", ...AUTH_ERRORS }),
+          },
+        },
+      },
+      "/gifts/games/{appId}": {
+        get: {
+          operationId: "getGiftGame",
+          summary: "One game with its editions and gift regions",
+          "x-scope": "catalog:read",
+          parameters: [
+            { name: "appId", in: "path", required: true, schema: { type: "integer", minimum: 1 } },
+            ...queryParameters(gameLangQuerySchema),
+          ],
+          responses: {
+            200: { description: "The game", content: json(gameDetailsSchema) },
+            ...errorResponses({ 400: "A parameter is invalid", ...AUTH_ERRORS, 404: "Unknown game" }),
+          },
+        },
+      },
+      "/gifts/verify": {
+        post: {
+          operationId: "verifyGift",
+          summary: "Check a gift can be bought and create an intent with the amount to pay",
+          "x-scope": "gifts:verify",
+          requestBody: { required: true, content: json(giftVerifyRequestSchema) },
+          responses: {
+            201: { description: "Intent created", content: json(giftVerifyResponseSchema) },
+            ...errorResponses({
+              400: "Invalid field, or an unknown, expired, used-up or inapplicable promo code",
+              ...AUTH_ERRORS,
+              404: "Unknown game, or a package that is not the game's",
+              409: "Not purchasable now (coming soon, no price) or not giftable to the region",
+              ...BODY_ERRORS,
+            }),
+          },
+        },
+      },
+      "/gear": {
+        post: {
+          operationId: "createGearIntent",
+          summary: "Reserve a gear item for a gamer's account and create an intent",
+          "x-scope": "gear:create",
+          requestBody: { required: true, content: json(gearIntentRequestSchema) },
+          responses: {
+            201: { description: "Item reserved and intent created", content: json(gearIntentResponseSchema) },
+            ...errorResponses({
+              400: "Invalid field (account, trade link, URL, fee ...) or promo code",
+              ...AUTH_ERRORS,
+              404: "Unknown platform or item",
+              409: "Out of stock",
+              ...BODY_ERRORS,
+            }),
+          },
+        },
+      },
+      "/gear/items": {
+        get: {
+          operationId: "listGearItems",
+          summary: "Gear items with price and availability",
+          "x-scope": "catalog:read",
+          parameters: queryParameters(gearItemsQuerySchema),
+          responses: {
+            200: { description: "A page of items", content: json(gearItemsResponseSchema) },
+            ...errorResponses({ 400: "A parameter is invalid", ...AUTH_ERRORS }),
+          },
+        },
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "An API token: gk_live_…" },
+      },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { CURRENCY_RUB, emptyToUndefined, queryIntSchema } from "./common";
+
+export const STORE_CATEGORIES = ["specials", "coming_soon", "top_sellers", "new_releases"] as const;
+export type StoreCategory = (typeof STORE_CATEGORIES)[number];
+
+export const LANGUAGES = ["ru", "en"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const CATALOG_MAX_LIMIT = 100;
+
+const langSchema = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(LANGUAGES, { error: "lang must be one of: ru, en" })
+    .default("ru")
+    .meta({ description: "Language of titles and descriptions" }),
+);
+
+export const catalogQuerySchema = z.object({
+  page: queryIntSchema("page", 0, 1_000_000, 0).meta({ description: "Page number, from 0" }),
+  limit: queryIntSchema("limit", 1, CATALOG_MAX_LIMIT, 20).meta({ description: "Games per page" }),
+  genre: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(64, { error: "genre must be at most 64 characters" })
+      .optional()
+      .meta({ description: "One genre, matched case-insensitively", example: "RPG" }),
+  ),
+  steamCategory: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(STORE_CATEGORIES, { error: `steamCategory must be one of: ${STORE_CATEGORIES.join(", ")}` })
+      .optional()
+      .meta({ description: "Featured category of the store" }),
+  ),
+  query: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .max(200, { error: "query must be 1 to 200 characters" })
+      .optional()
+      .meta({ description: "Full-text search over title and short description (Russian and English)" }),
+  ),
+  lang: langSchema,
+});
+
+export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
+
+export const priceSchema = z
+  .object({
+    paymentAmount: z.int().meta({ description: "Amount to pay, kopecks" }),
+    paymentCurrency: z.literal(CURRENCY_RUB),
+    paymentAmountFull: z.int().optional().meta({ description: "Price before discount, kopecks; only when discounted" }),
+    discountPercent: z.int().min(1).max(99).optional().meta({ description: "Only when discounted" }),
+  })
+  .meta({ id: "Price" });
+
+export type Price = z.infer<typeof priceSchema>;
+
+export const catalogGameSchema = z
+  .object({
+    appId: z.int(),
+    slug: z.string().meta({ example: "store-620" }),
+    title: z.string(),
+    headerImage: z.string().meta({ format: "uri" }),
+    shortDescription: z.string(),
+    genres: z.array(z.string()),
+    price: priceSchema.nullable().meta({ description: "null when no price is known" }),
+    comingSoon: z.boolean().meta({ description: "Announced but not released; cannot be bought yet" }),
+  })
+  .meta({ id: "GiftCatalogGame" });
+
+export type CatalogGame = z.infer<typeof catalogGameSchema>;
+
+export const catalogResponseSchema = z
+  .object({
+    games: z.array(catalogGameSchema),
+    total: z.int().meta({ description: "Games matching the filters" }),
+  })
+  .meta({ id: "GiftCatalogResponse" });
+
+export type CatalogResponse = z.infer<typeof catalogResponseSchema>;
+
+export const gamePackageSchema = z
+  .object({
+    packageId: z.int(),
+    title: z.string(),
+    isMain: z.boolean().meta({ description: "The edition used when a gift names no packageId" }),
+    price: priceSchema.nullable(),
+  })
+  .meta({ id: "GamePackage" });
+
+export const gameDetailsSchema = catalogGameSchema
+  .extend({
+    packages: z.array(gamePackageSchema),
+    giftRegions: z.array(z.string()).meta({ description: "ISO 3166 alpha-2 codes the game can be gifted to" }),
+  })
+  .meta({ id: "GameDetails" });
+
+export type GameDetails = z.infer<typeof gameDetailsSchema>;
+
+export const gameLangQuerySchema = z.object({ lang: langSchema });

@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+// Shared field rules. Each message names its field, because it is shown to API consumers verbatim.
+
+export const errorSchema = z
+  .object({
+    code: z.int().meta({ description: "The HTTP status code of the response" }),
+    message: z.string().meta({ description: "What went wrong, naming the field or resource" }),
+  })
+  .meta({ id: "Error" });
+
+export const CURRENCY_RUB = "RUB" as const;
+
+export const emailSchema = (field = "email") =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .max(254, { error: `${field} must be at most 254 characters` })
+    .pipe(z.email({ error: `${field} must be a valid e-mail address` }))
+    .meta({ format: "email", example: "gamer@example.com" });
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Where the store may send a shopper or a notification: absolute https, or http on loopback (development). */
+export const redirectUrlSchema = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(2048, { error: `${field} must be at most 2048 characters` })
+    .refine(
+      (value) => {
+        let url: URL;
+        try {
+          url = new URL(value);
+        } catch {
+          return false;
+        }
+        if (url.username || url.password) return false;
+        return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
+      },
+      { error: `${field} must be an absolute https:// URL (http:// only for localhost)` },
+    )
+    .meta({ format: "uri", example: "https://partner.example.com/return" });
+
+/** A positive integer id given as digits or a JSON number (`"620"` or `620`). */
+export const appIdSchema = (field: string) =>
+  z
+    .union([z.string(), z.number()], { error: `${field} must be the game's appId (a positive integer)` })
+    .transform((v) => (typeof v === "number" ? String(v) : v.trim()))
+    .refine((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= 2_147_483_647, {
+      error: `${field} must be the game's appId (a positive integer)`,
+    })
+    .transform(Number)
+    .meta({ description: "Store application id (digits)", example: "620" });
+
+export const promoCodeSchema = z
+  .string({ error: "code must be a string" })
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "code must be a promo code of 1 to 64 letters, digits, '-' or '_'" })
+  .transform((v) => v.toUpperCase())
+  .meta({ description: "Promo code, case-insensitive", example: "WELCOME10" });
+
+const utmValue = (field: string) =>
+  z
+    .string({ error: `attribution.${field} must be a string` })
+    .trim()
+    .min(1, { error: `attribution.${field} must not be empty` })
+    .max(200, { error: `attribution.${field} must be at most 200 characters` });
+
+export const attributionSchema = z
+  .strictObject(
+    {
+      utm_source: utmValue("utm_source").optional(),
+      utm_medium: utmValue("utm_medium").optional(),
+      utm_campaign: utmValue("utm_campaign").optional(),
+      utm_content: utmValue("utm_content").optional(),
+      utm_term: utmValue("utm_term").optional(),
+    },
+    { error: "attribution must be an object" },
+  )
+  .meta({ id: "Attribution", description: "Marketing attribution of the visit that led to the purchase" });
+
+export type Attribution = z.infer<typeof attributionSchema>;
+
+/** Query strings: an empty value (`?genre=`) means the parameter was not given. */
+export const emptyToUndefined = (v: unknown) => (v === "" ? undefined : v);
+
+export const queryIntSchema = (field: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || (/^\d{1,10}$/.test(v) && Number(v) >= min && Number(v) <= max), {
+        error: `${field} must be an integer from ${min} to ${max}`,
+      })
+      .transform((v) => (v === undefined ? fallback : Number(v)))
+      .meta({ type: "integer", minimum: min, maximum: max, default: fallback }),
+  );

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
+import {
+  CURRENCY_RUB,
+  appIdSchema,
+  attributionSchema,
+  emailSchema,
+  emptyToUndefined,
+  promoCodeSchema,
+  queryIntSchema,
+  redirectUrlSchema,
+} from "./common";
+
+export const steamId64Schema = z
+  .string({ error: "account must be a SteamID64 string of 17 digits" })
+  .trim()
+  .refine((v) => accountIdFromSteamId64(v) !== null, {
+    error: "account must be a SteamID64 of an individual account (17 digits, starting 7656119)",
+  })
+  .meta({ description: "The gamer's SteamID64", example: "76561198000000001" });
+
+export const tradeLinkSchema = z
+  .string({ error: "additionalFields.tradeLink must be a string" })
+  .trim()
+  .max(512, { error: "additionalFields.tradeLink must be at most 512 characters" })
+  .refine((v) => parseTradeLink(v) !== null, {
+    error:
+      "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>",
+  })
+  .meta({ example: "https://steamcommunity.com/tradeoffer/new/?partner=39734273&token=AbCdEf12" });
+
+export const gearIntentRequestSchema = z
+  .strictObject(
+    {
+      account: steamId64Schema,
+      additionalFields: z
+        .strictObject(
+          {
+            storeId: z
+              .string({ error: "additionalFields.storeId must be a string" })
+              .trim()
+              .min(1, { error: "additionalFields.storeId must not be empty" })
+              .max(64, { error: "additionalFields.storeId must be at most 64 characters" })
+              .optional(),
+            tradeLink: tradeLinkSchema.optional(),
+          },
+          { error: "additionalFields must be an object" },
+        )
+        .optional(),
+      email: emailSchema(),
+      platform: appIdSchema("platform"),
+      item: z
+        .string({ error: "item must be a string" })
+        .trim()
+        .min(1, { error: "item must not be empty" })
+        .max(128, { error: "item must be at most 128 characters" })
+        .meta({ example: "ak47-redline" }),
+      code: promoCodeSchema.optional(),
+      fee: z
+        .literal("excluded", { error: 'fee must be "excluded" (the only fee mode for gear)' })
+        .default("excluded"),
+      attribution: attributionSchema.optional(),
+      successUrl: redirectUrlSchema("successUrl").optional(),
+      failureUrl: redirectUrlSchema("failureUrl").optional(),
+      callbackUrl: redirectUrlSchema("callbackUrl").optional(),
+    },
+    { error: "the request body must be a JSON object" },
+  )
+  .superRefine((body, ctx) => {
+    const tradeLink = body.additionalFields?.tradeLink;
+    if (!tradeLink) return;
+    const link = parseTradeLink(tradeLink);
+    if (link && link.partner !== accountIdFromSteamId64(body.account)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["additionalFields", "tradeLink"],
+        message: "additionalFields.tradeLink belongs to another account than account",
+      });
+    }
+  })
+  .meta({ id: "GearIntentRequest" });
+
+export type GearIntentRequest = z.infer<typeof gearIntentRequestSchema>;
+export type GearIntentInput = z.input<typeof gearIntentRequestSchema>;
+
+export const gearIntentResponseSchema = z
+  .object({
+    code: z.literal(201),
+    intentId: z.uuid(),
+    verified: z.literal(true).meta({ description: "The item is reserved for this intent" }),
+    intentAmount: z.int().meta({ description: "Item price before promo code and fee, kopecks" }),
+    intentCurrency: z.literal(CURRENCY_RUB),
+    paymentAmount: z.int().meta({ description: "What the gamer pays, kopecks" }),
+    paymentCurrency: z.literal(CURRENCY_RUB),
+    message: z.string(),
+  })
+  .meta({ id: "GearIntentResponse" });
+
+export type GearIntentResponse = z.infer<typeof gearIntentResponseSchema>;
+
+export const gearItemsQuerySchema = z.object({
+  platform: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/, { error: "platform must be the game's appId (a positive integer)" })
+      .transform(Number)
+      .optional()
+      .meta({ description: "Only items of this platform (appId)" }),
+  ),
+  page: queryIntSchema("page", 0, 1_000_000, 0),
+  limit: queryIntSchema("limit", 1, 100, 50),
+});
+
+export type GearItemsQuery = z.infer<typeof gearItemsQuerySchema>;
+
+export const gearItemSchema = z
+  .object({
+    item: z.string(),
+    title: z.string(),
+    platform: z.string().meta({ description: "appId of the game the item belongs to" }),
+    price: z.object({ paymentAmount: z.int(), paymentCurrency: z.literal(CURRENCY_RUB) }),
+    available: z.int().meta({ description: "Stock minus live reservations" }),
+  })
+  .meta({ id: "GearItem" });
+
+export type GearItem = z.infer<typeof gearItemSchema>;
+
+export const gearItemsResponseSchema = z
+  .object({ items: z.array(gearItemSchema), total: z.int() })
+  .meta({ id: "GearItemsResponse" });
+
+export type GearItemsResponse = z.infer<typeof gearItemsResponseSchema>;

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { isInviteUrl } from "@/lib/steam";
+import { FEE_MODES } from "@/lib/money";
+import { CURRENCY_RUB, appIdSchema, emailSchema, promoCodeSchema } from "./common";
+
+export const GIFT_PLATFORM = "store-gift" as const;
+
+export const inviteUrlSchema = z
+  .string({ error: "target.inviteUrl must be a string" })
+  .trim()
+  .max(512, { error: "target.inviteUrl must be at most 512 characters" })
+  .refine(isInviteUrl, {
+    error: "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH",
+  })
+  .meta({ format: "uri", example: "https://s.team/p/fhgc-rdqr/NQVGTQPG" });
+
+export const regionSchema = z
+  .string({ error: "target.region must be a string" })
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, { error: "target.region must be a two-letter region code such as RU" })
+  .transform((v) => v.toUpperCase())
+  .meta({ example: "RU" });
+
+export const giftVerifyRequestSchema = z
+  .strictObject(
+    {
+      platform: z
+        .literal(GIFT_PLATFORM, { error: `platform must be "${GIFT_PLATFORM}" when given` })
+        .optional(),
+      item: appIdSchema("item"),
+      target: z.strictObject(
+        {
+          inviteUrl: inviteUrlSchema,
+          region: regionSchema,
+          packageId: z
+            .int({ error: "target.packageId must be a positive integer" })
+            .positive({ error: "target.packageId must be a positive integer" })
+            .max(2_147_483_647, { error: "target.packageId must be a positive integer" })
+            .optional()
+            .meta({ description: "Edition to gift; the game's main package when absent" }),
+        },
+        { error: "target must be an object with inviteUrl and region" },
+      ),
+      email: emailSchema(),
+      fee: z.enum(FEE_MODES, { error: `fee must be one of: ${FEE_MODES.join(", ")}` }),
+      code: promoCodeSchema.optional(),
+    },
+    { error: "the request body must be a JSON object" },
+  )
+  .meta({ id: "GiftVerifyRequest" });
+
+export type GiftVerifyRequest = z.infer<typeof giftVerifyRequestSchema>;
+export type GiftVerifyInput = z.input<typeof giftVerifyRequestSchema>;
+
+export const giftVerifyResponseSchema = z
+  .object({
+    code: z.literal(201),
+    intentId: z.uuid(),
+    paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks, fee and promo code applied" }),
+    paymentCurrency: z.literal(CURRENCY_RUB),
+  })
+  .meta({ id: "GiftVerifyResponse" });
+
+export type GiftVerifyResponse = z.infer<typeof giftVerifyResponseSchema>;

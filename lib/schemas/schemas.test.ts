@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { validationMessage } from "@/lib/api/errors";
+import { catalogQuerySchema } from "./catalog";
+import { gearIntentRequestSchema } from "./gear";
+import { giftVerifyRequestSchema } from "./gifts";
+
+function messageFor(schema: z.ZodType, input: unknown): string | null {
+  const result = schema.safeParse(input);
+  return result.success ? null : validationMessage(result.error, input);
+}
+
+const gift = {
+  item: "620",
+  target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
+  email: "gamer@example.com",
+  fee: "excluded",
+};
+
+const gear = {
+  account: "76561198000000001",
+  platform: "730",
+  item: "ak47-redline",
+  email: "gamer@example.com",
+};
+
+describe("catalogQuerySchema", () => {
+  it("fills defaults and ignores unknown parameters", () => {
+    expect(catalogQuerySchema.parse({ utm_source: "vk" })).toEqual({ page: 0, limit: 20, lang: "ru" });
+  });
+
+  it("treats empty parameters as absent", () => {
+    expect(catalogQuerySchema.parse({ genre: "", page: "", steamCategory: "", query: "" })).toEqual({
+      page: 0,
+      limit: 20,
+      lang: "ru",
+    });
+  });
+
+  it.each([
+    [{ limit: "0" }, "limit must be an integer from 1 to 100"],
+    [{ limit: "101" }, "limit must be an integer from 1 to 100"],
+    [{ limit: "2.5" }, "limit must be an integer from 1 to 100"],
+    [{ limit: "1e2" }, "limit must be an integer from 1 to 100"],
+    [{ page: "-1" }, "page must be an integer from 0 to 1000000"],
+    [{ page: "abc" }, "page must be an integer from 0 to 1000000"],
+    [{ steamCategory: "bestsellers" }, "steamCategory must be one of: specials, coming_soon, top_sellers, new_releases"],
+    [{ query: "x".repeat(201) }, "query must be 1 to 200 characters"],
+    [{ genre: "g".repeat(65) }, "genre must be at most 64 characters"],
+    [{ lang: "de" }, "lang must be one of: ru, en"],
+  ])("%j -> %s", (input, message) => {
+    expect(messageFor(catalogQuerySchema, input)).toBe(message);
+  });
+});
+
+describe("giftVerifyRequestSchema", () => {
+  it("accepts the minimal body and normalises it", () => {
+    const parsed = giftVerifyRequestSchema.parse({ ...gift, item: 620, target: { ...gift.target, region: "kz" }, code: " welcome10 " });
+    expect(parsed.item).toBe(620);
+    expect(parsed.target.region).toBe("KZ");
+    expect(parsed.code).toBe("WELCOME10");
+  });
+
+  it.each([
+    [{ ...gift, item: undefined }, "item is required"],
+    [{ ...gift, item: "abc" }, "item must be the game's appId (a positive integer)"],
+    [{ ...gift, item: "0620" }, "item must be the game's appId (a positive integer)"],
+    [{ ...gift, item: 1.5 }, "item must be the game's appId (a positive integer)"],
+    [{ ...gift, platform: "store-gear" }, 'platform must be "store-gift" when given'],
+    [{ ...gift, target: undefined }, "target is required"],
+    [{ ...gift, target: "RU" }, "target must be an object with inviteUrl and region"],
+    [{ ...gift, target: { ...gift.target, inviteUrl: "https://evil.io/p/a/b" } }, "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH"],
+    [{ ...gift, target: { ...gift.target, region: "RUS" } }, "target.region must be a two-letter region code such as RU"],
+    [{ ...gift, target: { ...gift.target, packageId: -1 } }, "target.packageId must be a positive integer"],
+    [{ ...gift, target: { ...gift.target, packageId: "6201" } }, "target.packageId must be a positive integer"],
+    [{ ...gift, target: { ...gift.target, extra: 1 } }, "unknown field: target.extra"],
+    [{ ...gift, email: "not-an-email" }, "email must be a valid e-mail address"],
+    [{ ...gift, email: `${"a".repeat(250)}@x.io` }, "email must be at most 254 characters"],
+    [{ ...gift, fee: "free" }, "fee must be one of: included, excluded, naive"],
+    [{ ...gift, fee: undefined }, "fee is required"],
+    [{ ...gift, code: "BAD CODE!" }, "code must be a promo code of 1 to 64 letters, digits, '-' or '_'"],
+    [{ ...gift, amount: 1 }, "unknown field: amount"],
+    [[gift], "the request body must be a JSON object"],
+    [null, "the request body must be a JSON object"],
+  ])("%j -> %s", (input, message) => {
+    expect(messageFor(giftVerifyRequestSchema, input)).toBe(message);
+  });
+});
+
+describe("gearIntentRequestSchema", () => {
+  const tradeLink = "https://steamcommunity.com/tradeoffer/new/?partner=39734273&token=AbCdEf12";
+
+  it("accepts a full body and defaults the fee", () => {
+    const parsed = gearIntentRequestSchema.parse({
+      ...gear,
+      additionalFields: { storeId: "shop-1", tradeLink },
+      attribution: { utm_source: "vk", utm_medium: "cpc" },
+      successUrl: "https://partner.example.com/ok",
+      failureUrl: "http://localhost:3000/fail",
+      callbackUrl: "https://partner.example.com/hook",
+      code: "gear15",
+    });
+    expect(parsed.fee).toBe("excluded");
+    expect(parsed.platform).toBe(730);
+    expect(parsed.code).toBe("GEAR15");
+  });
+
+  it.each([
+    [{ ...gear, account: "76561197960265728" }, "account must be a SteamID64 of an individual account (17 digits, starting 7656119)"],
+    [{ ...gear, account: 76561198000000001 }, "account must be a SteamID64 string of 17 digits"],
+    [{ ...gear, platform: "cs2" }, "platform must be the game's appId (a positive integer)"],
+    [{ ...gear, item: "" }, "item must not be empty"],
+    [{ ...gear, fee: "included" }, 'fee must be "excluded" (the only fee mode for gear)'],
+    [{ ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/tradeoffer/new/?partner=1" } }, "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>"],
+    [{ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } }, "additionalFields.tradeLink belongs to another account than account"],
+    [{ ...gear, additionalFields: { storeId: "" } }, "additionalFields.storeId must not be empty"],
+    [{ ...gear, successUrl: "javascript:alert(1)" }, "successUrl must be an absolute https:// URL (http:// only for localhost)"],
+    [{ ...gear, failureUrl: "/relative" }, "failureUrl must be an absolute https:// URL (http:// only for localhost)"],
+    [{ ...gear, callbackUrl: "http://partner.example.com/hook" }, "callbackUrl must be an absolute https:// URL (http:// only for localhost)"],
+    [{ ...gear, callbackUrl: "https://user:pw@partner.example.com/hook" }, "callbackUrl must be an absolute https:// URL (http:// only for localhost)"],
+    [{ ...gear, attribution: { utm_source: "" } }, "attribution.utm_source must not be empty"],
+    [{ ...gear, attribution: { utm_source: 5 } }, "attribution.utm_source must be a string"],
+    [{ ...gear, attribution: { gclid: "x" } }, "unknown field: attribution.gclid"],
+    [{ ...gear, email: undefined }, "email is required"],
+  ])("%j -> %s", (input, message) => {
+    expect(messageFor(gearIntentRequestSchema, input)).toBe(message);
+  });
+});

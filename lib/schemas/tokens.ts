@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create"] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+export const apiScopeSchema = z.enum(API_SCOPES, { error: `scope must be one of: ${API_SCOPES.join(", ")}` });
+
+export const tokenCreateRequestSchema = z.strictObject({
+  name: z.string().trim().min(1, { error: "name must not be empty" }).max(100, { error: "name must be at most 100 characters" }),
+  scopes: z.array(apiScopeSchema).min(1, { error: "scopes must name at least one scope" }),
+  expiresInDays: z.int().min(1).max(3650).optional(),
+});
+
+export type TokenCreateRequest = z.infer<typeof tokenCreateRequestSchema>;

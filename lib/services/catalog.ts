@@ -1,0 +1,152 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { CURRENCY } from "@/lib/money";
+import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
+import { TtlCache } from "@/lib/ttl-cache";
+import { notFound } from "@/lib/api/errors";
+
+const MAX_SEARCH_TERMS = 8;
+
+interface GameRow extends Record<string, unknown> {
+  app_id: number;
+  title: string;
+  title_ru: string | null;
+  short_description: string;
+  short_description_en: string | null;
+  header_image: string | null;
+  genres: string[];
+  coming_soon: boolean;
+  price_initial: number | null;
+  price_final: number | null;
+  discount_percent: number | null;
+}
+
+export function toPrice(initial: number | null, final: number | null, discountPercent: number | null): Price | null {
+  if (final === null) return null;
+  const price: Price = { paymentAmount: final, paymentCurrency: CURRENCY };
+  if (discountPercent && initial !== null && initial > final) {
+    price.paymentAmountFull = initial;
+    price.discountPercent = discountPercent;
+  }
+  return price;
+}
+
+function toCatalogGame(row: GameRow, lang: Language, origin: string): CatalogGame {
+  return {
+    appId: row.app_id,
+    slug: `store-${row.app_id}`,
+    title: lang === "ru" ? (row.title_ru ?? row.title) : row.title,
+    headerImage: row.header_image ?? `${origin}/covers/${row.app_id}.svg`,
+    shortDescription: lang === "ru" ? row.short_description : (row.short_description_en ?? row.short_description),
+    genres: row.genres,
+    price: toPrice(row.price_initial, row.price_final, row.discount_percent),
+    comingSoon: row.coming_soon,
+  };
+}
+
+/** Words of a search text, lower-cased; punctuation and tsquery operators are dropped. */
+export function searchTerms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_TERMS).map((t) => t.slice(0, 64));
+}
+
+/**
+ * Every word must match, as a prefix (search as you type), in any of the three dictionaries:
+ * simple (exact words, names), english and russian (stems).
+ */
+function tsQuery(terms: string[]): SQL {
+  const parts = terms.map((term) => {
+    const prefix = `${term}:*`;
+    return sql`(to_tsquery('simple', ${prefix}) || to_tsquery('english', ${prefix}) || to_tsquery('russian', ${prefix}))`;
+  });
+  return sql.join(parts, sql` && `);
+}
+
+const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
+  g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent`;
+const GAME_FROM = sql`games g LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
+
+const catalogCache = new TtlCache<CatalogResponse>(env.CATALOG_CACHE_TTL_MS, 5000);
+
+/** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
+export function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
+  const key = JSON.stringify([origin, query.page, query.limit, query.genre?.toLowerCase(), query.steamCategory, query.query, query.lang]);
+  return catalogCache.get(key, () => readCatalog(db, query, origin));
+}
+
+async function readCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
+  const where: SQL[] = [];
+  if (query.genre) where.push(sql`g.genre_keys @> ARRAY[${query.genre.toLowerCase()}]::text[]`);
+  switch (query.steamCategory) {
+    case "specials":
+      where.push(sql`p.discount_percent > 0`);
+      break;
+    case "coming_soon":
+      where.push(sql`g.coming_soon`);
+      break;
+    case "top_sellers":
+    case "new_releases":
+      where.push(sql`g.featured @> ARRAY[${query.steamCategory}]::text[]`);
+      break;
+  }
+  let order = sql`g.sort_rank, g.app_id`;
+  if (query.query !== undefined) {
+    const terms = searchTerms(query.query);
+    if (terms.length === 0) return { games: [], total: 0 };
+    const q = tsQuery(terms);
+    where.push(sql`g.search @@ (${q})`);
+    // Title words carry weight A, descriptions B: a title match outranks any description match.
+    order = sql`ts_rank('{0, 0, 0.1, 1}', g.search, (${q})) DESC, g.sort_rank, g.app_id`;
+  }
+  const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
+  const [page, count] = await Promise.all([
+    db.execute<GameRow>(
+      sql`SELECT ${GAME_COLUMNS} FROM ${GAME_FROM} ${whereSql} ORDER BY ${order}
+          LIMIT ${query.limit} OFFSET ${query.page * query.limit}`,
+    ),
+    db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM ${GAME_FROM} ${whereSql}`),
+  ]);
+  return {
+    games: page.rows.map((row) => toCatalogGame(row, query.lang, origin)),
+    total: count.rows[0]?.total ?? 0,
+  };
+}
+
+export function clearCatalogCache(): void {
+  catalogCache.clear();
+}
+
+interface PackageRow extends Record<string, unknown> {
+  package_id: number;
+  title: string;
+  is_main: boolean;
+  price_initial: number | null;
+  price_final: number | null;
+  discount_percent: number;
+}
+
+/** One game with its editions and gift regions; 404 when the store does not have it. */
+export async function getGameOrThrow(db: Database, appId: number, lang: Language, origin: string): Promise<GameDetails> {
+  const [games, packages] = await Promise.all([
+    db.execute<GameRow & { gift_regions: string[] }>(
+      sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM ${GAME_FROM} WHERE g.app_id = ${appId}`,
+    ),
+    db.execute<PackageRow>(
+      sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent
+          FROM packages WHERE app_id = ${appId} ORDER BY is_main DESC, position, package_id`,
+    ),
+  ]);
+  const row = games.rows[0];
+  if (!row) throw notFound(`game ${appId} not found`);
+  return {
+    ...toCatalogGame(row, lang, origin),
+    packages: packages.rows.map((p) => ({
+      packageId: p.package_id,
+      title: p.title,
+      isMain: p.is_main,
+      price: toPrice(p.price_initial, p.price_final, p.discount_percent),
+    })),
+    giftRegions: row.gift_regions,
+  };
+}

@@ -1,0 +1,148 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Database } from "@/lib/db/client";
+import { apiTokens, users } from "@/lib/db/schema";
+import type { ApiScope } from "@/lib/schemas/tokens";
+
+export const TOKEN_PREFIX = "gk_live_";
+const TOKEN_PATTERN = /^gk_live_[A-Za-z0-9]{43}$/;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** Shown in lists so a person can tell tokens apart; 4 random characters reveal nothing useful. */
+const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.length + 4;
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** 256 bits from the CSPRNG, as 43 base62 characters after the recognisable prefix. */
+export function generateToken(): string {
+  let out = "";
+  while (out.length < 43) {
+    for (const byte of randomBytes(64)) {
+      // 248 = 4 * 62: rejecting the rest keeps every character equally likely.
+      if (byte < 248 && out.length < 43) out += BASE62[byte % 62];
+    }
+  }
+  return TOKEN_PREFIX + out;
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export interface AuthToken {
+  id: string;
+  userId: string;
+  name: string;
+  scopes: ApiScope[];
+}
+
+export type AuthResult =
+  | { ok: true; token: AuthToken }
+  | { ok: false; reason: "malformed" | "unknown" | "expired" | "revoked" };
+
+const lastUsedWritten = new Map<string, number>();
+
+/** Looks a presented bearer token up by its hash and records its use (to the minute). */
+export async function authenticateToken(db: Database, presented: string, now = new Date()): Promise<AuthResult> {
+  if (!TOKEN_PATTERN.test(presented)) return { ok: false, reason: "malformed" };
+  const [row] = await db
+    .select({
+      id: apiTokens.id,
+      userId: apiTokens.userId,
+      name: apiTokens.name,
+      scopes: apiTokens.scopes,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+    })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, hashToken(presented)))
+    .limit(1);
+  if (!row) return { ok: false, reason: "unknown" };
+  if (row.revokedAt) return { ok: false, reason: "revoked" };
+  if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: "expired" };
+  recordUse(db, row.id, now);
+  return { ok: true, token: { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes } };
+}
+
+// A write per request would double the cost of every read; one a minute per token is enough to audit use.
+function recordUse(db: Database, tokenId: string, now: Date): void {
+  const last = lastUsedWritten.get(tokenId) ?? 0;
+  if (now.getTime() - last < LAST_USED_PRECISION_MS) return;
+  lastUsedWritten.set(tokenId, now.getTime());
+  db.update(apiTokens)
+    .set({ lastUsedAt: now })
+    .where(eq(apiTokens.id, tokenId))
+    .catch((err: unknown) => console.error(`could not record token use: ${(err as Error).message}`));
+}
+
+/** The user with this e-mail (case-insensitive), created when missing. */
+export async function ensureUser(db: Database, email: string, name?: string): Promise<string> {
+  const byEmail = sql`lower(${users.email}) = lower(${email})`;
+  await db.insert(users).values({ email, name }).onConflictDoNothing();
+  const [row] = await db.select({ id: users.id }).from(users).where(byEmail).limit(1);
+  if (!row) throw new Error(`could not create user ${email}`);
+  return row.id;
+}
+
+export interface CreatedToken {
+  id: string;
+  /** The only time the whole token exists outside its owner's hands. */
+  token: string;
+  prefix: string;
+  name: string;
+  scopes: ApiScope[];
+  expiresAt: Date | null;
+}
+
+export async function createApiToken(
+  db: Database,
+  input: { userId: string; name: string; scopes: ApiScope[]; expiresAt?: Date | null },
+): Promise<CreatedToken> {
+  const token = generateToken();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({
+      userId: input.userId,
+      name: input.name,
+      prefix: token.slice(0, DISPLAY_PREFIX_LENGTH),
+      tokenHash: hashToken(token),
+      scopes: [...new Set(input.scopes)],
+      expiresAt: input.expiresAt ?? null,
+    })
+    .returning();
+  if (!row) throw new Error("could not create the token");
+  return { id: row.id, token, prefix: row.prefix, name: row.name, scopes: row.scopes, expiresAt: row.expiresAt };
+}
+
+export async function listApiTokens(db: Database, userId?: string) {
+  return db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      scopes: apiTokens.scopes,
+      createdAt: apiTokens.createdAt,
+      expiresAt: apiTokens.expiresAt,
+      revokedAt: apiTokens.revokedAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      owner: users.email,
+    })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(userId ? eq(apiTokens.userId, userId) : undefined)
+    .orderBy(desc(apiTokens.createdAt));
+}
+
+/** Revokes by id or by display prefix; returns how many tokens were revoked (0 or 1). */
+export async function revokeApiToken(db: Database, idOrPrefix: string, userId?: string): Promise<number> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
+  const match = isUuid ? or(eq(apiTokens.id, idOrPrefix), eq(apiTokens.prefix, idOrPrefix)) : eq(apiTokens.prefix, idOrPrefix);
+  const candidates = await db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .where(and(match, isNull(apiTokens.revokedAt), userId ? eq(apiTokens.userId, userId) : undefined));
+  if (candidates.length > 1) throw new Error(`"${idOrPrefix}" matches ${candidates.length} tokens; revoke by id`);
+  const [target] = candidates;
+  if (!target) return 0;
+  await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, target.id));
+  return 1;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { accountIdFromSteamId64, isInviteUrl, parseTradeLink, steamId64FromAccountId } from "./steam";
+
+describe("accountIdFromSteamId64", () => {
+  it.each([
+    ["76561197960265729", 1],
+    ["76561198000000001", 39_734_273],
+    ["76561202255233023", 4_294_967_295],
+  ])("%s is account %i", (id, account) => {
+    expect(accountIdFromSteamId64(id)).toBe(account);
+    expect(steamId64FromAccountId(account)).toBe(id);
+  });
+
+  it.each([
+    ["76561197960265728", "account id 0"],
+    ["76561202255233024", "past the 32-bit account range"],
+    ["7656119800000000", "16 digits"],
+    ["765611980000000011", "18 digits"],
+    ["7656119800000000a", "not digits"],
+    ["", "empty"],
+    ["11111111111111111", "another universe"],
+  ])("rejects %s (%s)", (id) => {
+    expect(accountIdFromSteamId64(id)).toBeNull();
+  });
+});
+
+describe("parseTradeLink", () => {
+  it("reads partner and token", () => {
+    expect(parseTradeLink("https://steamcommunity.com/tradeoffer/new/?partner=39734273&token=AbCdEf12")).toEqual({
+      partner: 39_734_273,
+      token: "AbCdEf12",
+    });
+    expect(parseTradeLink("https://steamcommunity.com/tradeoffer/new?token=Ab-d_f12&partner=1")).toEqual({
+      partner: 1,
+      token: "Ab-d_f12",
+    });
+  });
+
+  it.each([
+    ["http://steamcommunity.com/tradeoffer/new/?partner=1&token=AbCdEf12", "http"],
+    ["https://steamcommunity.com.evil.io/tradeoffer/new/?partner=1&token=AbCdEf12", "look-alike host"],
+    ["https://user:pw@steamcommunity.com/tradeoffer/new/?partner=1&token=AbCdEf12", "credentials"],
+    ["https://steamcommunity.com/tradeoffer/old/?partner=1&token=AbCdEf12", "wrong path"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=1&token=AbCdEf1", "7-char token"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=1&token=AbCdEf123", "9-char token"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=0&token=AbCdEf12", "partner 0"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=4294967296&token=AbCdEf12", "partner too large"],
+    ["https://steamcommunity.com/tradeoffer/new/?token=AbCdEf12", "no partner"],
+    ["javascript:alert(1)", "script"],
+    ["not a url", "garbage"],
+  ])("rejects %s (%s)", (link) => {
+    expect(parseTradeLink(link)).toBeNull();
+  });
+});
+
+describe("isInviteUrl", () => {
+  it.each(["https://s.team/p/fhgc-rdqr/NQVGTQPG", "https://s.team/p/abcd/ABCDEFGH/"])("accepts %s", (url) => {
+    expect(isInviteUrl(url)).toBe(true);
+  });
+  it.each([
+    "http://s.team/p/fhgc-rdqr/NQVGTQPG",
+    "https://s.team.evil.io/p/fhgc-rdqr/NQVGTQPG",
+    "https://s.team/x/fhgc-rdqr/NQVGTQPG",
+    "https://s.team/p/fhgc-rdqr",
+    "https://s.team/p/fhgc-rdqr/NQVGTQPG?next=https://evil.io",
+    "https://s.team/p/FH GC/NQVGTQPG",
+  ])("rejects %s", (url) => {
+    expect(isInviteUrl(url)).toBe(false);
+  });
+});

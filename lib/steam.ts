@@ -1,0 +1,57 @@
+// Store account identifiers. Pure functions: the shared schemas use them in the browser too.
+
+/** SteamID64 of the individual account with account id 0; account id = SteamID64 - base. */
+export const STEAMID64_BASE = 76561197960265728n;
+const MAX_ACCOUNT_ID = 0xffff_ffffn;
+
+/** The 32-bit account id of an individual-account SteamID64, or null when `value` is not one. */
+export function accountIdFromSteamId64(value: string): number | null {
+  if (!/^\d{17}$/.test(value)) return null;
+  const accountId = BigInt(value) - STEAMID64_BASE;
+  if (accountId < 1n || accountId > MAX_ACCOUNT_ID) return null;
+  return Number(accountId);
+}
+
+export function steamId64FromAccountId(accountId: number): string {
+  return (STEAMID64_BASE + BigInt(accountId)).toString();
+}
+
+export interface TradeLink {
+  partner: number;
+  token: string;
+}
+
+/** `https://steamcommunity.com/tradeoffer/new/?partner=<accountid32>&token=<8 chars>`, or null. */
+export function parseTradeLink(value: string): TradeLink | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" || url.hostname !== "steamcommunity.com" || url.username || url.password) return null;
+  if (url.pathname !== "/tradeoffer/new/" && url.pathname !== "/tradeoffer/new") return null;
+  const partner = url.searchParams.get("partner") ?? "";
+  const token = url.searchParams.get("token") ?? "";
+  if (!/^\d{1,10}$/.test(partner) || !/^[A-Za-z0-9_-]{8}$/.test(token)) return null;
+  const id = Number(partner);
+  if (id < 1 || id > Number(MAX_ACCOUNT_ID)) return null;
+  return { partner: id, token };
+}
+
+/** A friend-invite link: `https://s.team/p/<code>/<token>`. */
+export function isInviteUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    url.protocol === "https:" &&
+    url.hostname === "s.team" &&
+    !url.username &&
+    !url.search &&
+    /^\/p\/[a-z0-9]{2,8}(?:-[a-z0-9]{2,8}){0,3}\/[A-Za-z0-9]{6,16}\/?$/.test(url.pathname)
+  );
+}
