@@ -1,0 +1,193 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageTitle, parseAppdetails, parseReleaseDate, plainText } from "./import-appdetails";
+
+const fixture = fs.readFileSync(path.resolve(__dirname, "../../tests/fixtures/appdetails-sample.json"), "utf8");
+
+function game(appId: number, text = fixture) {
+  const found = parseAppdetails(text).games.find((g) => g.appId === appId);
+  if (!found) throw new Error(`app ${appId} was not imported`);
+  return found;
+}
+
+describe("parseAppdetails on the sample file", () => {
+  const parsed = parseAppdetails(fixture, { defaultGiftRegions: ["RU", "KZ"] });
+
+  it("keeps the games and skips failures and non-games with a reason", () => {
+    expect(parsed.games.map((g) => g.appId).sort((a, b) => a - b)).toEqual([440, 1086940, 1174180, 3164330]);
+    expect(parsed.skipped).toEqual(
+      expect.arrayContaining([
+        { entry: "2138330", reason: 'type "dlc" is not a game' },
+        { entry: "999999", reason: "success is false (the store returned nothing for this app)" },
+      ]),
+    );
+    expect(parsed.skipped).toHaveLength(2);
+    expect(parsed.warnings).toEqual([]);
+  });
+
+  it("maps a discounted game with its price from price_overview and one package from `packages`", () => {
+    expect(game(1174180)).toEqual({
+      appId: 1174180,
+      title: "Red Dead Redemption 2",
+      titleRu: null,
+      shortDescription:
+        "Red Dead Redemption 2 — эпическая история о жизни в беспощадном сердце Америки. Обладатель более 175 наград «Игра года».",
+      shortDescriptionEn: null,
+      headerImage: "https://shared.akamai.steamstatic.com/store_item_assets/steam/apps/1174180/header.jpg?t=1720558643",
+      genres: ["Action", "Adventure"],
+      comingSoon: false,
+      releaseDate: "2019-12-05",
+      giftRegions: ["RU"],
+      packages: [
+        { packageId: 218103, title: "Red Dead Redemption 2", isMain: true, priceInitial: 479900, priceFinal: 158400, discountPercent: 67 },
+      ],
+    });
+  });
+
+  it("gives new games the default gift regions it was asked for", () => {
+    expect(parsed.games.every((g) => g.giftRegions.join() === "RU,KZ")).toBe(true);
+  });
+
+  it("maps a free game to a main package with no price", () => {
+    const tf2 = game(440);
+    expect(tf2.genres).toEqual(["Action", "Free to Play"]);
+    expect(tf2.shortDescriptionEn).toBe(tf2.shortDescription);
+    expect(tf2.packages).toEqual([
+      { packageId: 197845, title: "Team Fortress 2", isMain: true, priceInitial: null, priceFinal: null, discountPercent: 0 },
+    ]);
+  });
+
+  it("maps a coming-soon game without packages to a made-up main package id", () => {
+    const outpost = game(3164330);
+    expect(outpost.comingSoon).toBe(true);
+    expect(outpost.releaseDate).toBeNull();
+    expect(outpost.genres).toEqual(["Simulation", "Strategy", "Early Access"]);
+    expect(outpost.packages).toEqual([
+      { packageId: 31643301, title: "Starfall Outpost", isMain: true, priceInitial: null, priceFinal: null, discountPercent: 0 },
+    ]);
+  });
+
+  it("takes packages from package_groups, the main one matching price_overview", () => {
+    const bg3 = game(1086940);
+    expect(
+      bg3.shortDescription.startsWith("Baldur's Gate 3 is a story-rich, party-based RPG set in the universe of Dungeons & Dragons"),
+    ).toBe(true);
+    expect(bg3.packages).toEqual([
+      { packageId: 330695, title: "Baldur's Gate 3", isMain: true, priceInitial: 199900, priceFinal: 199900, discountPercent: 0 },
+      {
+        packageId: 835215,
+        title: "Baldur's Gate 3 - Digital Deluxe Edition",
+        isMain: false,
+        priceInitial: 249900,
+        priceFinal: 199920,
+        discountPercent: 20,
+      },
+    ]);
+  });
+});
+
+describe("parseAppdetails input shapes and bad entries", () => {
+  const entries = Object.entries(JSON.parse(fixture) as Record<string, unknown>);
+
+  it("accepts an array of response objects and JSON lines", () => {
+    const asArray = JSON.stringify(entries.map(([key, value]) => ({ [key]: value })));
+    const asLines = entries.map(([key, value]) => JSON.stringify({ [key]: value })).join("\n");
+    const expected = parseAppdetails(fixture).games;
+    expect(parseAppdetails(asArray).games).toEqual(expected);
+    expect(parseAppdetails(asLines).games).toEqual(expected);
+  });
+
+  it("reports a broken line or entry and keeps going", () => {
+    const good = JSON.stringify({ "440": JSON.parse(fixture)["440"] });
+    const wrongCurrency = JSON.stringify({
+      "10": {
+        success: true,
+        data: {
+          type: "game",
+          name: "Counter-Strike",
+          steam_appid: 10,
+          price_overview: { currency: "USD", initial: 999, final: 999, discount_percent: 0 },
+        },
+      },
+    });
+    const parsed = parseAppdetails([good, "{not json", wrongCurrency, "[1]", JSON.stringify({ "7": { data: {} } })].join("\n"));
+    expect(parsed.games.map((g) => g.appId)).toEqual([440]);
+    expect(parsed.skipped).toEqual([
+      { entry: "line 2", reason: "not valid JSON" },
+      { entry: "10", reason: "invalid data: price_overview.currency: currency must be RUB (fetch appdetails with cc=ru)" },
+      { entry: "line 4", reason: "not an object keyed by app id" },
+      { entry: "7", reason: expect.stringMatching(/^invalid entry: success: /) },
+    ]);
+  });
+
+  it("keeps the later of two entries for one app", () => {
+    const tf2 = JSON.parse(fixture)["440"];
+    const renamed = { ...tf2, data: { ...tf2.data, name: "Team Fortress 2 (2026)" } };
+    const parsed = parseAppdetails([JSON.stringify({ "440": tf2 }), JSON.stringify({ "440": renamed })].join("\n"));
+    expect(parsed.games.map((g) => g.title)).toEqual(["Team Fortress 2 (2026)"]);
+    expect(parsed.skipped).toEqual([{ entry: "440", reason: "superseded by a later entry for app 440" }]);
+  });
+
+  it("leaves a package shared by two apps with the first of them", () => {
+    const bg3 = JSON.parse(fixture)["1086940"];
+    const twin = { ...bg3, data: { ...bg3.data, steam_appid: 1086941, name: "Twin" } };
+    const parsed = parseAppdetails(JSON.stringify({ "1086940": bg3, "1086941": twin }));
+    expect(parsed.games.map((g) => g.appId)).toEqual([1086940]);
+    expect(parsed.skipped).toEqual([{ entry: "1086941", reason: "every package belongs to another app in this file" }]);
+    expect(parsed.warnings).toHaveLength(2);
+  });
+
+  it("makes inconsistent prices satisfy the database's price rule", () => {
+    const base = JSON.parse(fixture)["1174180"];
+    const withPrice = (price_overview: object) =>
+      game(
+        1174180,
+        JSON.stringify({ "1174180": { ...base, data: { ...base.data, price_overview: { currency: "RUB", ...price_overview } } } }),
+      ).packages[0];
+    expect(withPrice({ initial: 99900, final: 49900, discount_percent: 0 })).toMatchObject({
+      priceInitial: 99900,
+      priceFinal: 49900,
+      discountPercent: 50,
+    });
+    expect(withPrice({ initial: 49900, final: 49900, discount_percent: 10 })).toMatchObject({
+      priceInitial: 49900,
+      priceFinal: 49900,
+      discountPercent: 0,
+    });
+    expect(withPrice({ initial: 49900, final: 0, discount_percent: 100 })).toMatchObject({
+      priceInitial: null,
+      priceFinal: null,
+      discountPercent: 0,
+    });
+  });
+});
+
+describe("text helpers", () => {
+  it.each([
+    ["10 Dec, 2020", "2020-12-10"],
+    ["Dec 10, 2020", "2020-12-10"],
+    ["10 дек. 2020 г.", "2020-12-10"],
+    ["1 мая 2024 г.", "2024-05-01"],
+    ["2023-08-03", "2023-08-03"],
+    ["Q1 2027", null],
+    ["Coming soon", null],
+    ["31 Feb, 2020", null],
+  ])("parseReleaseDate(%j) is %j", (text, expected) => {
+    expect(parseReleaseDate(text)).toBe(expected);
+  });
+
+  it.each([
+    ["Portal 2 - 349 pуб.", "Portal 2"],
+    ["Half-Life 2 - Episode One - 199 руб.", "Half-Life 2 - Episode One"],
+    ["Team Fortress 2 - Free", "Team Fortress 2"],
+    ['Game - <span class="discount_original_price">999 pуб.</span> 499 pуб.', "Game"],
+    ["Foo - Season 2", "Foo - Season 2"],
+  ])("packageTitle(%j) is %j", (text, expected) => {
+    expect(packageTitle(text)).toBe(expected);
+  });
+
+  it("strips tags and decodes entities", () => {
+    expect(plainText("<p>Fish &amp; chips&nbsp;&#8212;<br/>&#x2014; <i>fine</i></p>")).toBe("Fish & chips — — fine");
+  });
+});

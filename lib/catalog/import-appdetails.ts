@@ -1,0 +1,349 @@
+import "server-only";
+import { inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/lib/db/client";
+import { games } from "@/lib/db/schema";
+import { upsertGames, type GameInput, type PackageInput } from "@/lib/services/catalog-write";
+
+// Imports files of the store's `appdetails` responses (fetched with cc=ru, so amounts are kopecks).
+
+export type ImportedGame = Omit<GameInput, "featured" | "sortRank">;
+
+export interface ImportSkip {
+  /** The key the entry had in the file (its app id), or where in the file it was. */
+  entry: string;
+  reason: string;
+}
+
+export interface ParsedAppdetails {
+  games: ImportedGame[];
+  skipped: ImportSkip[];
+  warnings: string[];
+}
+
+export interface ImportOptions {
+  /** The file says nothing about gift regions; new games get these. */
+  defaultGiftRegions?: string[];
+}
+
+export interface ImportSummary {
+  imported: number;
+  updated: number;
+  skipped: ImportSkip[];
+  warnings: string[];
+}
+
+export const DEFAULT_GIFT_REGIONS = ["RU"];
+
+const kopecks = z.number().int().min(0);
+
+const appdetailsDataSchema = z.object({
+  type: z.string(),
+  name: z.string().trim().min(1),
+  steam_appid: z.number().int().positive().max(2_147_483_647),
+  short_description: z.string().default(""),
+  header_image: z.string().nullish(),
+  is_free: z.boolean().default(false),
+  genres: z.array(z.object({ id: z.union([z.string(), z.number()]), description: z.string() })).default([]),
+  release_date: z.object({ coming_soon: z.boolean(), date: z.string().default("") }).optional(),
+  price_overview: z
+    .object({
+      currency: z.literal("RUB", { error: "currency must be RUB (fetch appdetails with cc=ru)" }),
+      initial: kopecks,
+      final: kopecks,
+      discount_percent: z.number().int().min(0).max(100),
+    })
+    .optional(),
+  packages: z.array(z.number().int().positive()).default([]),
+  package_groups: z
+    .array(
+      z.object({
+        subs: z
+          .array(
+            z.object({
+              packageid: z.number().int().positive().max(2_147_483_647),
+              option_text: z.string().default(""),
+              price_in_cents_with_discount: kopecks.optional(),
+              percent_savings: z.number().int().min(0).max(100).optional(),
+              is_free_license: z.boolean().optional(),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+});
+
+type AppdetailsData = z.infer<typeof appdetailsDataSchema>;
+
+const entrySchema = z.object({ success: z.boolean(), data: z.unknown().optional() });
+
+/** The store's genre ids, so a file fetched with a Russian `l=` still gets the catalog's English genre names. */
+const GENRE_NAMES: Record<string, string> = {
+  "1": "Action",
+  "2": "Strategy",
+  "3": "RPG",
+  "4": "Casual",
+  "9": "Racing",
+  "18": "Sports",
+  "23": "Indie",
+  "25": "Adventure",
+  "28": "Simulation",
+  "29": "Massively Multiplayer",
+  "37": "Free to Play",
+  "70": "Early Access",
+};
+
+/** Accepts one `{ "<appid>": {success, data} }` object, an array of them, or one per line (JSON lines). */
+export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedAppdetails {
+  const skipped: ImportSkip[] = [];
+  const documents: { where: string; value: unknown }[] = [];
+  try {
+    const whole: unknown = JSON.parse(text);
+    if (Array.isArray(whole)) whole.forEach((value, i) => documents.push({ where: `item ${i + 1}`, value }));
+    else documents.push({ where: "document", value: whole });
+  } catch {
+    text.split(/\r?\n/).forEach((line, i) => {
+      if (line.trim() === "") return;
+      try {
+        documents.push({ where: `line ${i + 1}`, value: JSON.parse(line) });
+      } catch {
+        skipped.push({ entry: `line ${i + 1}`, reason: "not valid JSON" });
+      }
+    });
+  }
+
+  const byApp = new Map<number, { key: string; game: ImportedGame }>();
+  for (const { where, value } of documents) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      skipped.push({ entry: where, reason: "not an object keyed by app id" });
+      continue;
+    }
+    for (const [key, entry] of Object.entries(value)) {
+      const result = mapEntry(entry, opts.defaultGiftRegions ?? DEFAULT_GIFT_REGIONS);
+      if ("reason" in result) {
+        skipped.push({ entry: key, reason: result.reason });
+        continue;
+      }
+      const earlier = byApp.get(result.appId);
+      if (earlier) skipped.push({ entry: earlier.key, reason: `superseded by a later entry for app ${result.appId}` });
+      byApp.set(result.appId, { key, game: result });
+    }
+  }
+
+  const warnings: string[] = [];
+  const owners = new Map<number, number>();
+  const parsed: ImportedGame[] = [];
+  for (const { key, game } of byApp.values()) {
+    const own = game.packages.filter((p) => {
+      const owner = owners.get(p.packageId);
+      if (owner === undefined) return true;
+      warnings.push(`app ${game.appId}: package ${p.packageId} is already app ${owner}'s in this file; left out`);
+      return false;
+    });
+    if (own.length === 0) {
+      skipped.push({ entry: key, reason: "every package belongs to another app in this file" });
+      continue;
+    }
+    if (!own.some((p) => p.isMain)) own[0] = { ...own[0]!, isMain: true };
+    for (const p of own) owners.set(p.packageId, game.appId);
+    parsed.push({ ...game, packages: own });
+  }
+  return { games: parsed, skipped, warnings };
+}
+
+function mapEntry(entry: unknown, giftRegions: string[]): ImportedGame | { reason: string } {
+  const outer = entrySchema.safeParse(entry);
+  if (!outer.success) return { reason: `invalid entry: ${describeIssues(outer.error)}` };
+  if (!outer.data.success) return { reason: "success is false (the store returned nothing for this app)" };
+  const typed = z.object({ type: z.string() }).safeParse(outer.data.data);
+  if (typed.success && typed.data.type !== "game") return { reason: `type "${typed.data.type}" is not a game` };
+  const data = appdetailsDataSchema.safeParse(outer.data.data);
+  if (!data.success) return { reason: `invalid data: ${describeIssues(data.error)}` };
+  return toGame(data.data, giftRegions);
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`)
+    .join("; ");
+}
+
+function toGame(d: AppdetailsData, giftRegions: string[]): ImportedGame {
+  const description = plainText(d.short_description);
+  const russian = /[А-Яа-яЁё]/.test(description);
+  return {
+    appId: d.steam_appid,
+    title: d.name,
+    titleRu: null,
+    shortDescription: description,
+    shortDescriptionEn: russian ? null : description,
+    headerImage: d.header_image || null,
+    genres: [...new Set(d.genres.map((g) => GENRE_NAMES[String(g.id)] ?? g.description.trim()).filter(Boolean))],
+    comingSoon: d.release_date?.coming_soon ?? false,
+    releaseDate: parseReleaseDate(d.release_date?.date ?? ""),
+    giftRegions: [...giftRegions],
+    packages: toPackages(d),
+  };
+}
+
+type Prices = Pick<PackageInput, "priceInitial" | "priceFinal" | "discountPercent">;
+
+const NO_PRICE: Prices = { priceInitial: null, priceFinal: null, discountPercent: 0 };
+
+/** Store data is not always self-consistent; the database insists that it is. */
+export function normalizePrices(initial: number, final: number, discountPercent: number): Prices {
+  if (final <= 0) return NO_PRICE;
+  if (initial <= final) return { priceInitial: final, priceFinal: final, discountPercent: 0 };
+  const discount = discountPercent > 0 ? discountPercent : Math.round((1 - final / initial) * 100);
+  return { priceInitial: initial, priceFinal: final, discountPercent: Math.min(99, Math.max(1, discount)) };
+}
+
+function toPackages(d: AppdetailsData): PackageInput[] {
+  const overview = d.price_overview;
+  const mainPrices = overview ? normalizePrices(overview.initial, overview.final, overview.discount_percent) : NO_PRICE;
+  const subs = d.package_groups.flatMap((g) => g.subs).filter((s, i, all) => all.findIndex((o) => o.packageid === s.packageid) === i);
+  if (subs.length === 0) {
+    const packageId = d.packages[0] ?? d.steam_appid * 10 + 1;
+    return [{ packageId, title: d.name, isMain: true, ...mainPrices }];
+  }
+  const mainIndex = Math.max(
+    0,
+    subs.findIndex((s) => overview !== undefined && s.price_in_cents_with_discount === overview.final),
+  );
+  return subs.map((s, i) => ({
+    packageId: s.packageid,
+    title: packageTitle(s.option_text) || d.name,
+    isMain: i === mainIndex,
+    ...(i === mainIndex && overview ? mainPrices : subPrices(s.price_in_cents_with_discount, s.percent_savings, s.is_free_license)),
+  }));
+}
+
+function subPrices(final: number | undefined, savings = 0, freeLicense = false): Prices {
+  if (final === undefined || final <= 0 || freeLicense) return NO_PRICE;
+  if (savings <= 0 || savings >= 100) return { priceInitial: final, priceFinal: final, discountPercent: 0 };
+  const initial = Math.max(final + 100, Math.round(final / (1 - savings / 100) / 100) * 100);
+  return { priceInitial: initial, priceFinal: final, discountPercent: savings };
+}
+
+/** `option_text` is "Name - 1 199 pуб." (or with a struck-out old price); the name is what we want. */
+export function packageTitle(optionText: string): string {
+  const text = plainText(optionText);
+  const cut = text.lastIndexOf(" - ");
+  if (cut < 0) return text;
+  const tail = text.slice(cut + 3);
+  const isPrice = /\d/.test(tail) ? /(уб|₽|rub)/i.test(tail) : /^(free|бесплатно)$/i.test(tail.trim());
+  return isPrice ? text.slice(0, cut).trim() : text;
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  laquo: "«",
+  raquo: "»",
+  mdash: "—",
+  ndash: "–",
+};
+
+export function plainText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? whole;
+      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+  янв: 1,
+  фев: 2,
+  мар: 3,
+  апр: 4,
+  мая: 5,
+  май: 5,
+  июн: 6,
+  июл: 7,
+  авг: 8,
+  сен: 9,
+  окт: 10,
+  ноя: 11,
+  дек: 12,
+};
+
+/** "10 Dec, 2020", "Dec 10, 2020", "10 дек. 2020 г." or "2020-12-10"; anything vaguer ("Q1 2027", "Coming soon") is null. */
+export function parseReleaseDate(text: string): string | null {
+  const s = text.trim().toLowerCase();
+  let year: number, month: number | undefined, day: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const dayFirst = /^(\d{1,2})\s+([a-zа-яё]+)\.?,?\s+(\d{4})/.exec(s);
+  const monthFirst = /^([a-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(s);
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (dayFirst) [year, month, day] = [Number(dayFirst[3]), MONTHS[dayFirst[2]!.slice(0, 3)], Number(dayFirst[1])];
+  else if (monthFirst) [year, month, day] = [Number(monthFirst[3]), MONTHS[monthFirst[1]!.slice(0, 3)], Number(monthFirst[2])];
+  else return null;
+  if (month === undefined) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+const LOOKUP_CHUNK = 5000;
+
+/**
+ * Writes the file's games. A game already in the catalog keeps its place (sort rank), its curated
+ * lists, its Russian title and its gift regions; new games go after the last one.
+ */
+export async function importAppdetails(db: Database, text: string, opts: ImportOptions = {}): Promise<ImportSummary> {
+  const parsed = parseAppdetails(text, opts);
+  const ids = parsed.games.map((g) => g.appId);
+  const existing = new Map<number, { titleRu: string | null; featured: string[]; sortRank: number; giftRegions: string[] }>();
+  for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+    const rows = await db
+      .select({
+        appId: games.appId,
+        titleRu: games.titleRu,
+        featured: games.featured,
+        sortRank: games.sortRank,
+        giftRegions: games.giftRegions,
+      })
+      .from(games)
+      .where(inArray(games.appId, ids.slice(i, i + LOOKUP_CHUNK)));
+    for (const row of rows) existing.set(row.appId, row);
+  }
+  const [last] = await db.select({ rank: sql<number>`coalesce(max(${games.sortRank}), 0)::int` }).from(games);
+  let nextRank = last?.rank ?? 0;
+  const inputs: GameInput[] = parsed.games.map((game) => {
+    const known = existing.get(game.appId);
+    if (!known) return { ...game, featured: [], sortRank: ++nextRank };
+    return {
+      ...game,
+      titleRu: known.titleRu,
+      featured: known.featured as GameInput["featured"],
+      sortRank: known.sortRank,
+      giftRegions: known.giftRegions,
+    };
+  });
+  await upsertGames(db, inputs);
+  return { imported: inputs.length - existing.size, updated: existing.size, skipped: parsed.skipped, warnings: parsed.warnings };
+}

@@ -1,0 +1,60 @@
+// Operator CLI: import a file of store `appdetails` responses (fetched with cc=ru) into DATABASE_URL.
+import fs from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-appdetails";
+import { createDb, createPool } from "@/lib/db/client";
+import { env } from "@/lib/env";
+
+const USAGE = `Usage: npm run catalog:import -- FILE [--regions RU,KZ]
+
+FILE is JSON from the store's appdetails endpoint: one object keyed by app id, an array of such
+objects, or one per line (JSON lines). Only entries of type "game" are imported; the rest are
+reported as skipped. Games already in the catalog keep their rank, curated lists, Russian title
+and gift regions; their text, genres, prices and packages are replaced.
+
+--regions  gift regions for games new to the catalog (default ${DEFAULT_GIFT_REGIONS.join(",")})`;
+
+class UsageError extends Error {}
+
+function parseRegions(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const regions = value
+    .split(",")
+    .map((r) => r.trim().toUpperCase())
+    .filter(Boolean);
+  const bad = regions.find((r) => !/^[A-Z]{2}$/.test(r));
+  if (bad !== undefined) throw new UsageError(`--regions takes two-letter codes separated by commas (got "${bad}")`);
+  return [...new Set(regions)];
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { regions: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals.length !== 1) throw new UsageError("give exactly one FILE to import");
+  const defaultGiftRegions = parseRegions(values.regions);
+  if (!env.DATABASE_URL) throw new UsageError("DATABASE_URL is not set: point it at the (migrated) database to import into");
+  const text = await fs.readFile(positionals[0]!, "utf8");
+
+  const pool = createPool(env.DATABASE_URL, 2);
+  try {
+    const summary = await importAppdetails(createDb(pool), text, { defaultGiftRegions });
+    console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.length}.`);
+    for (const s of summary.skipped) console.log(`  skipped ${s.entry}: ${s.reason}`);
+    for (const w of summary.warnings) console.log(`  warning: ${w}`);
+  } finally {
+    await pool.end();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(`catalog:import: ${err instanceof Error ? err.message : String(err)}`);
+  if (err instanceof UsageError) console.error("Run with --help for usage.");
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+});
