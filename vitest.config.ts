@@ -1,9 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(__dirname) };
+const alias = { "@": path.resolve(import.meta.dirname) };
 // `server-only` throws outside React Server Components; tests run services directly.
-const resolve = { alias: { ...alias, "server-only": path.resolve(__dirname, "tests/support/empty.ts") } };
+const resolve = { alias: { ...alias, "server-only": path.resolve(import.meta.dirname, "tests/support/empty.ts") } };
 
 export default defineConfig({
   test: {

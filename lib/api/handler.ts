@@ -161,7 +161,15 @@ export function json(data: unknown, status = 200, headers: Record<string, string
   return Response.json(data, { status, headers });
 }
 
-/** The origin for links the API hands out: PUBLIC_BASE_URL when set, else the one the client used. */
+/**
+ * The origin for links the API hands out: PUBLIC_BASE_URL when set, else the one the client used
+ * (a reverse proxy's X-Forwarded-Host/Proto first). Next builds `request.url` from its bind address.
+ */
 export function publicOrigin(request: Request): string {
-  return (env.PUBLIC_BASE_URL ?? new URL(request.url).origin).replace(/\/$/, "");
+  if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.replace(/\/$/, "");
+  const first = (name: string) => request.headers.get(name)?.split(",")[0]?.trim();
+  const host = first("x-forwarded-host") ?? first("host");
+  const proto = first("x-forwarded-proto") === "https" ? "https" : new URL(request.url).protocol.replace(":", "");
+  if (!host || !/^[A-Za-z0-9.\-\[\]:]+$/.test(host)) return new URL(request.url).origin;
+  return `${proto}://${host}`;
 }

@@ -150,3 +150,9 @@ export async function getGameOrThrow(db: Database, appId: number, lang: Language
     giftRegions: row.gift_regions,
   };
 }
+
+/** The game's original title, or null when the store does not have it. */
+export async function getGameTitle(db: Database, appId: number): Promise<string | null> {
+  const { rows } = await db.execute<{ title: string }>(sql`SELECT title FROM games WHERE app_id = ${appId}`);
+  return rows[0]?.title ?? null;
+}

@@ -1,0 +1,116 @@
+// Operator CLI for API tokens: create (prints the token alone as the last line), list, revoke.
+import { parseArgs } from "node:util";
+import { createDb, createPool } from "@/lib/db/client";
+import { resolveDatabaseUrl } from "@/lib/db/embedded";
+import { API_SCOPES, apiScopeSchema, type ApiScope } from "@/lib/schemas/tokens";
+import { createApiToken, ensureUser, listApiTokens, revokeApiToken } from "@/lib/services/tokens";
+
+const USAGE = `Usage:
+  npm run --silent token:create -- --name NAME [--scopes ${API_SCOPES.join(",")}] [--expires-in 30d] [--owner EMAIL]
+  npm run token:list -- [--owner EMAIL] [--json]
+  npm run token:revoke -- ID_OR_PREFIX
+
+--scopes      comma-separated; all scopes when omitted
+--expires-in  a number with s, m, h, d or w (90d); no expiry when omitted
+--owner       the account the token belongs to (default: operator@localhost)`;
+
+const DEFAULT_OWNER = "operator@localhost";
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+class UsageError extends Error {}
+
+export function parseExpiresIn(value: string, now = Date.now()): Date {
+  const match = /^(\d{1,6})([smhdw])$/.exec(value.trim());
+  if (!match) throw new UsageError(`--expires-in must be a number with s, m, h, d or w, such as 30d (got "${value}")`);
+  return new Date(now + Number(match[1]) * UNIT_SECONDS[match[2]!]! * 1000);
+}
+
+function parseScopes(value: string | undefined): ApiScope[] {
+  if (value === undefined) return [...API_SCOPES];
+  const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (scopes.length === 0) throw new UsageError("--scopes must name at least one scope");
+  return scopes.map((s) => {
+    const parsed = apiScopeSchema.safeParse(s);
+    if (!parsed.success) throw new UsageError(`unknown scope "${s}"; scopes are: ${API_SCOPES.join(", ")}`);
+    return parsed.data;
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      scopes: { type: "string" },
+      "expires-in": { type: "string" },
+      owner: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help || !command) {
+    console.log(USAGE);
+    return;
+  }
+  if (!["create", "list", "revoke"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  // Validate everything before touching the database.
+  const scopes = command === "create" ? parseScopes(values.scopes) : [];
+  const expiresAt = values["expires-in"] ? parseExpiresIn(values["expires-in"]) : null;
+  const name = values.name?.trim();
+  if (command === "create" && (!name || name.length > 100)) throw new UsageError("--name is required (1 to 100 characters)");
+  if (command === "revoke" && positionals.length !== 1) throw new UsageError("revoke takes one token id or prefix");
+
+  const database = await resolveDatabaseUrl();
+  const pool = createPool(database.url, 2);
+  try {
+    const db = createDb(pool);
+    if (command === "create") {
+      const userId = await ensureUser(db, values.owner ?? DEFAULT_OWNER);
+      const created = await createApiToken(db, { userId, name: name!, scopes, expiresAt });
+      console.error(
+        `Created token "${created.name}" (${created.id}) with scopes ${created.scopes.join(", ")}` +
+          `${created.expiresAt ? `, expiring ${created.expiresAt.toISOString()}` : ", no expiry"}.\n` +
+          "It is shown only now; store it somewhere safe.",
+      );
+      console.log(created.token);
+    } else if (command === "list") {
+      const owner = values.owner;
+      const rows = await listApiTokens(db);
+      const shown = owner ? rows.filter((r) => r.owner.toLowerCase() === owner.toLowerCase()) : rows;
+      if (values.json) {
+        console.log(JSON.stringify(shown, null, 2));
+      } else if (shown.length === 0) {
+        console.log("No tokens.");
+      } else {
+        console.table(
+          shown.map((r) => ({
+            id: r.id,
+            prefix: r.prefix,
+            name: r.name,
+            owner: r.owner,
+            scopes: r.scopes.join(","),
+            created: r.createdAt.toISOString(),
+            "last used": r.lastUsedAt?.toISOString() ?? "never",
+            expires: r.expiresAt?.toISOString() ?? "never",
+            state: r.revokedAt ? "revoked" : r.expiresAt && r.expiresAt <= new Date() ? "expired" : "active",
+          })),
+        );
+      }
+    } else {
+      const revoked = await revokeApiToken(db, positionals[0]!);
+      if (revoked === 0) throw new UsageError(`no active token matches "${positionals[0]}"`);
+      console.log(`Revoked token ${positionals[0]}.`);
+    }
+  } finally {
+    await pool.end();
+    await database.stop();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(`token: ${err instanceof Error ? err.message : String(err)}`);
+  if (err instanceof UsageError) console.error(`\n${USAGE}`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+});

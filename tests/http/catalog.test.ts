@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { api } from "./support";
+
+const CATALOG = "/api/v1/gifts/catalog";
+
+describe("GET /gifts/catalog", () => {
+  it("returns the first 20 games and the total by default", async () => {
+    const res = await api(CATALOG);
+    expect(res.status).toBe(200);
+    expect(res.body.games).toHaveLength(20);
+    expect(res.body.total).toBe(300);
+    const [first] = res.body.games;
+    expect(first).toEqual({
+      appId: 1091500,
+      slug: "store-1091500",
+      title: "Cyberpunk 2077",
+      headerImage: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/covers\/1091500\.svg$/),
+      shortDescription: expect.any(String),
+      genres: ["RPG", "Action", "Open World"],
+      price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
+      comingSoon: false,
+    });
+  });
+
+  it("pages through every game exactly once, in a stable order", async () => {
+    const seen: number[] = [];
+    for (let page = 0; page < 4; page++) {
+      const res = await api(`${CATALOG}?limit=100&page=${page}`);
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(300);
+      seen.push(...res.body.games.map((g: { appId: number }) => g.appId));
+    }
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+    const again = await api(`${CATALOG}?limit=100&page=1`);
+    expect(again.body.games.map((g: { appId: number }) => g.appId)).toEqual(seen.slice(100, 200));
+  });
+
+  it("answers a page past the end with no games and the real total", async () => {
+    const res = await api(`${CATALOG}?page=1000&genre=rpg`);
+    expect(res.status).toBe(200);
+    expect(res.body.games).toEqual([]);
+    expect(res.body.total).toBeGreaterThan(0);
+  });
+
+  it("filters by genre, case-insensitively", async () => {
+    const lower = await api(`${CATALOG}?genre=rpg&limit=100`);
+    const exact = await api(`${CATALOG}?genre=RPG&limit=100`);
+    expect(lower.body).toEqual(exact.body);
+    expect(lower.body.total).toBeGreaterThan(0);
+    expect(lower.body.total).toBeLessThan(300);
+    for (const game of lower.body.games) expect(game.genres).toContain("RPG");
+  });
+
+  it("answers an unknown genre with an empty page", async () => {
+    const res = await api(`${CATALOG}?genre=Knitting`);
+    expect(res.body).toEqual({ games: [], total: 0 });
+  });
+
+  it("lists exactly the discounted games as specials", async () => {
+    const res = await api(`${CATALOG}?steamCategory=specials&limit=100`);
+    expect(res.body.total).toBeGreaterThan(0);
+    for (const game of res.body.games) {
+      expect(game.price.discountPercent).toBeGreaterThanOrEqual(1);
+      expect(game.price.paymentAmountFull).toBeGreaterThan(game.price.paymentAmount);
+    }
+    const all = await api(`${CATALOG}?limit=100`);
+    const discountedOnFirstPage = all.body.games.filter((g: any) => g.price?.discountPercent).length;
+    expect(res.body.total).toBeGreaterThanOrEqual(discountedOnFirstPage);
+  });
+
+  it.each(["coming_soon", "top_sellers", "new_releases"])("filters by the %s category", async (category) => {
+    const res = await api(`${CATALOG}?steamCategory=${category}&limit=100`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThan(0);
+    expect(res.body.total).toBeLessThan(300);
+    if (category === "coming_soon") for (const g of res.body.games) expect(g.comingSoon).toBe(true);
+  });
+
+  it("combines filters", async () => {
+    const both = await api(`${CATALOG}?steamCategory=top_sellers&genre=Action&limit=100`);
+    const category = await api(`${CATALOG}?steamCategory=top_sellers&limit=100`);
+    expect(both.body.total).toBeLessThanOrEqual(category.body.total);
+    for (const g of both.body.games) expect(g.genres).toContain("Action");
+    expect(both.body.games.map((g: any) => g.appId)).toContain(620);
+  });
+
+  it("finds games by title, title first, in English and Russian", async () => {
+    const portal = await api(`${CATALOG}?query=portal`);
+    expect(portal.body.games[0].appId).toBe(620);
+    const prefix = await api(`${CATALOG}?query=Cyberp`);
+    expect(prefix.body.games[0].appId).toBe(1091500);
+    const russian = await api(`${CATALOG}?query=${encodeURIComponent("тихая гавань")}`);
+    expect(russian.body.games[0]).toMatchObject({ appId: 999991, title: "Тихая гавань" });
+    const english = await api(`${CATALOG}?query=${encodeURIComponent("silent harbor")}&lang=en`);
+    expect(english.body.games[0]).toMatchObject({ appId: 999991, title: "Silent Harbor" });
+  });
+
+  it("searches descriptions with stemming", async () => {
+    const res = await api(`${CATALOG}?query=${encodeURIComponent("приключения")}&limit=100`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThan(0);
+  });
+
+  it("treats search operators as plain words", async () => {
+    for (const q of ["!!!", "a & b | !c", "'); DROP TABLE games; --", ":*"]) {
+      const res = await api(`${CATALOG}?query=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+    }
+    const count = await api(`${CATALOG}?limit=1`);
+    expect(count.body.total).toBe(300);
+  });
+
+  it("gives null price for a game with no price and marks coming-soon games", async () => {
+    const res = await api(`${CATALOG}?query=${encodeURIComponent("Hollow Frontier")}&lang=en`);
+    expect(res.body.games[0]).toMatchObject({ appId: 999990, comingSoon: true, price: null });
+    const harbor = await api(`${CATALOG}?query=harbor&lang=en`);
+    expect(harbor.body.games[0]).toMatchObject({ appId: 999991, comingSoon: false, price: null });
+  });
+
+  it("leaves out discount fields when there is no discount", async () => {
+    const res = await api(`${CATALOG}?query=portal`);
+    expect(res.body.games[0].price).toEqual({ paymentAmount: 39900, paymentCurrency: "RUB" });
+  });
+
+  it("ignores unknown parameters such as UTM tags", async () => {
+    const plain = await api(`${CATALOG}?limit=5`);
+    const tagged = await api(`${CATALOG}?limit=5&utm_source=vk&utm_medium=cpc&foo=bar`);
+    expect(tagged.body).toEqual(plain.body);
+  });
+
+  it.each([
+    ["limit=0", "limit must be an integer from 1 to 100"],
+    ["limit=101", "limit must be an integer from 1 to 100"],
+    ["limit=ten", "limit must be an integer from 1 to 100"],
+    ["page=-1", "page must be an integer from 0 to 1000000"],
+    ["page=1.5", "page must be an integer from 0 to 1000000"],
+    ["steamCategory=hot", "steamCategory must be one of: specials, coming_soon, top_sellers, new_releases"],
+    [`query=${"x".repeat(201)}`, "query must be 1 to 200 characters"],
+    ["lang=de", "lang must be one of: ru, en"],
+  ])("rejects %s", async (qs, message) => {
+    const res = await api(`${CATALOG}?${qs}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 400, message });
+  });
+});
+
+describe("GET /gifts/games/{appId}", () => {
+  it("returns the game with its editions and gift regions", async () => {
+    const res = await api("/api/v1/gifts/games/1091500");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ appId: 1091500, giftRegions: ["RU", "KZ", "BY", "AM"] });
+    expect(res.body.packages).toEqual([
+      {
+        packageId: 10915001,
+        title: "Cyberpunk 2077",
+        isMain: true,
+        price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
+      },
+      {
+        packageId: 10915002,
+        title: "Cyberpunk 2077: Ultimate Edition",
+        isMain: false,
+        price: { paymentAmount: 449900, paymentCurrency: "RUB" },
+      },
+    ]);
+  });
+
+  it.each(["999", "0", "abc", "99999999999"])("answers %s with 404", async (id) => {
+    const res = await api(`/api/v1/gifts/games/${id}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: `game ${id} not found` });
+  });
+});
+
+describe("GET /covers/{appId}.svg", () => {
+  it("serves a generated cover for every game the catalog links", async () => {
+    const res = await api(`${CATALOG}?limit=3`);
+    for (const game of res.body.games) {
+      const cover = await fetch(game.headerImage);
+      expect(cover.status).toBe(200);
+      expect(cover.headers.get("content-type")).toContain("image/svg+xml");
+      expect(await cover.text()).toContain("<svg");
+    }
+  });
+});

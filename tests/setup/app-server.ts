@@ -1,0 +1,133 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { createDb, createPool } from "@/lib/db/client";
+import { createApiToken, ensureUser, revokeApiToken } from "@/lib/services/tokens";
+import { databaseUrl, freeLoopbackPort } from "@/tests/support/db";
+
+export interface AppTokens {
+  /** Every scope. */
+  full: string;
+  catalogOnly: string;
+  giftsOnly: string;
+  gearOnly: string;
+  expired: string;
+  revoked: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    appBaseUrl: string;
+    /** The database the app under test uses, for checks of what a request did or did not write. */
+    appDatabaseUrl: string;
+    appTokens: AppTokens;
+  }
+}
+
+/**
+ * Serves the production build with `next start` on a free port against a database cloned from the
+ * test template, so HTTP tests exercise the real server, wrapper and database end to end.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = project.config.root;
+  const { pgAdminUrl, pgTemplateDb } = project.getProvidedContext();
+  const dbName = `${pgTemplateDb.replace(/^gk_template_/, "gk_test_")}_http_${crypto.randomBytes(3).toString("hex")}`;
+  await adminQuery(pgAdminUrl, (c) => `CREATE DATABASE ${c.escapeIdentifier(dbName)} TEMPLATE ${c.escapeIdentifier(pgTemplateDb)}`);
+  const url = databaseUrl(pgAdminUrl, dbName);
+  const tokens = await createTokens(url);
+
+  if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) {
+    const build = spawnSync(process.execPath, [nextBin(root), "build"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("next build failed");
+  }
+
+  const port = await freeLoopbackPort();
+  const logFile = path.join(root, ".data/test-logs/next-http.log");
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.openSync(logFile, "w");
+  const server = spawn(process.execPath, [nextBin(root), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), NODE_ENV: "production" },
+    stdio: ["ignore", log, log],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(baseUrl, server, logFile);
+
+  project.provide("appBaseUrl", baseUrl);
+  project.provide("appDatabaseUrl", url);
+  project.provide("appTokens", tokens);
+
+  return async () => {
+    await stop(server);
+    fs.closeSync(log);
+    await adminQuery(pgAdminUrl, (c) => `DROP DATABASE IF EXISTS ${c.escapeIdentifier(dbName)} WITH (FORCE)`);
+  };
+}
+
+function nextBin(root: string): string {
+  return path.join(root, "node_modules/next/dist/bin/next");
+}
+
+async function createTokens(url: string): Promise<AppTokens> {
+  const pool = createPool(url, 2);
+  try {
+    const db = createDb(pool);
+    const userId = await ensureUser(db, "http-tests@example.com");
+    const make = async (name: string, scopes: Parameters<typeof createApiToken>[1]["scopes"], expiresAt?: Date) =>
+      (await createApiToken(db, { userId, name, scopes, expiresAt })).token;
+    const revoked = await createApiToken(db, { userId, name: "revoked", scopes: ["catalog:read"] });
+    await revokeApiToken(db, revoked.id);
+    return {
+      full: await make("full", ["catalog:read", "gifts:verify", "gear:create"]),
+      catalogOnly: await make("catalog", ["catalog:read"]),
+      giftsOnly: await make("gifts", ["gifts:verify"]),
+      gearOnly: await make("gear", ["gear:create"]),
+      expired: await make("expired", ["catalog:read"], new Date(Date.now() - 1000)),
+      revoked: revoked.token,
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+async function waitUntilServing(baseUrl: string, server: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      throw new Error(`next start exited with ${server.exitCode}:\n${fs.readFileSync(logFile, "utf8")}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/openapi.json`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`next start did not answer within 60 s:\n${fs.readFileSync(logFile, "utf8")}`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+async function adminQuery(adminUrl: string, sql: (client: pg.Client) => string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql(client));
+  } finally {
+    await client.end();
+  }
+}
