@@ -37,6 +37,9 @@ export async function seedDemoData(db: Database, opts: SeedOptions): Promise<See
   await Promise.all(inFlight);
   summary.gearItems = await upsertGearItems(db, generateDemoGearItems(opts.seed));
   summary.promoCodes = await upsertPromoCodes(db, DEMO_PROMO_CODES);
+  // Fresh statistics and visibility map: without them the first catalog queries on a new 100k
+  // catalog plan as if the tables were empty and cannot use index-only scans.
+  await db.execute(sql`VACUUM (ANALYZE) games, packages, gear_items, promo_codes`);
   return summary;
 }
 

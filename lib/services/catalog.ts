@@ -68,6 +68,8 @@ const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.s
 const GAME_FROM = sql`games g LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
 
 const catalogCache = new TtlCache<CatalogResponse>(env.CATALOG_CACHE_TTL_MS, 5000);
+// Totals do not depend on the page, so paging through one filter counts once.
+const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, 5000);
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
@@ -80,7 +82,7 @@ async function readCatalog(db: Database, query: CatalogQuery, origin: string): P
   if (query.genre) where.push(sql`g.genre_keys @> ARRAY[${query.genre.toLowerCase()}]::text[]`);
   switch (query.steamCategory) {
     case "specials":
-      where.push(sql`p.discount_percent > 0`);
+      where.push(sql`EXISTS (SELECT 1 FROM packages d WHERE d.app_id = g.app_id AND d.is_main AND d.discount_percent > 0)`);
       break;
     case "coming_soon":
       where.push(sql`g.coming_soon`);
@@ -90,31 +92,39 @@ async function readCatalog(db: Database, query: CatalogQuery, origin: string): P
       where.push(sql`g.featured @> ARRAY[${query.steamCategory}]::text[]`);
       break;
   }
-  let order = sql`g.sort_rank, g.app_id`;
+  let rank = sql`0::real`;
   if (query.query !== undefined) {
     const terms = searchTerms(query.query);
     if (terms.length === 0) return { games: [], total: 0 };
     const q = tsQuery(terms);
     where.push(sql`g.search @@ (${q})`);
     // Title words carry weight A, descriptions B: a title match outranks any description match.
-    order = sql`ts_rank('{0, 0, 0.1, 1}', g.search, (${q})) DESC, g.sort_rank, g.app_id`;
+    rank = sql`ts_rank('{0, 0, 0.1, 1}', g.search, (${q}))`;
   }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
-  const [page, count] = await Promise.all([
+  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query]);
+  // The page's ids come from the narrow sort index first; only those rows are joined and read,
+  // so a deep page does not drag 100,000 wide rows through the join.
+  const [page, total] = await Promise.all([
     db.execute<GameRow>(
-      sql`SELECT ${GAME_COLUMNS} FROM ${GAME_FROM} ${whereSql} ORDER BY ${order}
-          LIMIT ${query.limit} OFFSET ${query.page * query.limit}`,
+      sql`SELECT ${GAME_COLUMNS}
+          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM games g ${whereSql}
+                ORDER BY rank DESC, g.sort_rank, g.app_id
+                LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
+          JOIN ${GAME_FROM} ON g.app_id = hit.app_id
+          ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
     ),
-    db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM ${GAME_FROM} ${whereSql}`),
+    totalCache.get(countKey, async () => {
+      const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM games g ${whereSql}`);
+      return rows[0]?.total ?? 0;
+    }),
   ]);
-  return {
-    games: page.rows.map((row) => toCatalogGame(row, query.lang, origin)),
-    total: count.rows[0]?.total ?? 0,
-  };
+  return { games: page.rows.map((row) => toCatalogGame(row, query.lang, origin)), total };
 }
 
 export function clearCatalogCache(): void {
   catalogCache.clear();
+  totalCache.clear();
 }
 
 interface PackageRow extends Record<string, unknown> {

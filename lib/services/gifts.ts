@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database, Transaction } from "@/lib/db/client";
 import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { CURRENCY } from "@/lib/money";
 import { conflict, notFound } from "@/lib/api/errors";
@@ -39,7 +39,7 @@ export async function verifyGift(db: Database, token: AuthToken, input: GiftVeri
 
   const price = game.price_final;
   const chosenPackage = game.package_id;
-  const intent = await db.transaction((tx) =>
+  const record = (tx: Database | Transaction) =>
     createIntent(tx, {
       price,
       feeMode: input.fee,
@@ -54,7 +54,8 @@ export async function verifyGift(db: Database, token: AuthToken, input: GiftVeri
         inviteUrl: input.target.inviteUrl,
         email: input.email,
       },
-    }),
-  );
+    });
+  // Without a promo code the intent is one INSERT, atomic by itself; with one, the code's use joins it.
+  const intent = input.code ? await db.transaction(record) : await record(db);
   return { code: 201, intentId: intent.id, paymentAmount: intent.quote.paymentAmount, paymentCurrency: CURRENCY };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Transaction } from "@/lib/db/client";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import type { Database, Transaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
@@ -11,11 +12,12 @@ const feeRateBps = feeRateToBps(env.FEE_RATE);
 type IntentValues = typeof intents.$inferInsert;
 
 /**
- * Prices a purchase (promo code, then fee) and records the intent, in the caller's transaction.
+ * Prices a purchase (promo code, then fee) and records the intent. With a promo code it must run in
+ * the caller's transaction, which then holds the code's use and the intent together.
  * Every amount is computed here; a client never sends one.
  */
 export async function createIntent(
-  tx: Transaction,
+  tx: Database | Transaction,
   input: {
     price: number;
     feeMode: FeeMode;
@@ -27,6 +29,7 @@ export async function createIntent(
   let discount: Discount | undefined;
   let promoCodeId: number | null = null;
   if (input.promoCode) {
+    if (!(tx instanceof PgTransaction)) throw new Error("redeeming a promo code needs the intent's transaction");
     const redeemed = await redeemPromoCode(tx, input.promoCode, input.promoTarget);
     discount = redeemed.discount;
     promoCodeId = redeemed.id;
