@@ -149,11 +149,18 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
   return out;
 }
 
-/** A handler for the methods a route does not implement: 405 with `Allow`. */
-export function methodNotAllowed(...allowed: string[]) {
-  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  return (request: Request): Response =>
+type Method = "GET" | "POST";
+
+/**
+ * Handlers for the methods a route does not implement (405 with `Allow`), and OPTIONS naming the
+ * ones it does. A route spreads them beside its own: `export const { POST, ... } = otherMethods("GET")`.
+ */
+export function otherMethods(...implemented: Method[]) {
+  const allow = [...implemented, ...(implemented.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const notAllowed = (request: Request): Response =>
     errorResponse(405, `${request.method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+  const OPTIONS = (): Response => new Response(null, { status: 204, headers: { Allow: allow } });
+  return { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
 }
 
 /** Routes answer with their data as JSON; `status` defaults to 200. */

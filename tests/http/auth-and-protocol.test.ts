@@ -47,6 +47,22 @@ describe("protocol errors", () => {
     }
   });
 
+  it("answers the bare API root with 404 in the error shape", async () => {
+    const res = await api("/api/v1");
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: "no such endpoint: GET /api/v1" });
+  });
+
+  it.each([
+    ["/api/v1/gifts/catalog", "GET, HEAD, OPTIONS"],
+    ["/api/v1/gifts/verify", "POST, OPTIONS"],
+    ["/api/v1/gear", "POST, OPTIONS"],
+  ])("OPTIONS %s names the implemented methods: %s", async (path, allow) => {
+    const res = await api(path, { method: "OPTIONS", token: null });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe(allow);
+  });
+
   it.each([
     ["DELETE", "/api/v1/gifts/catalog", "GET, HEAD, OPTIONS"],
     ["POST", "/api/v1/gifts/catalog", "GET, HEAD, OPTIONS"],

@@ -1,5 +1,5 @@
 // POST /api/v1/gear - reserve a gear item for a gamer's account and create an intent
-import { json, methodNotAllowed, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { reserveGear } from "@/lib/services/gear";
 
@@ -7,5 +7,4 @@ export const POST = withApi({ scope: "gear:create", body: gearIntentRequestSchem
   json(await reserveGear(db, token, body), 201),
 );
 
-const notAllowed = methodNotAllowed("POST");
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,5 +1,5 @@
 // GET /api/v1/gear/items - gear items with price and availability
-import { json, methodNotAllowed, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
 import { gearItemsQuerySchema } from "@/lib/schemas/gear";
 import { listGearItems } from "@/lib/services/gear";
 
@@ -7,5 +7,4 @@ export const GET = withApi({ scope: "catalog:read", query: gearItemsQuerySchema 
   json(await listGearItems(db, query)),
 );
 
-const notAllowed = methodNotAllowed("GET");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 // GET /api/v1/gifts/catalog - a page of giftable games, filtered and searched
-import { json, methodNotAllowed, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
 import { catalogQuerySchema } from "@/lib/schemas/catalog";
 import { listCatalog } from "@/lib/services/catalog";
 
@@ -7,5 +7,4 @@ export const GET = withApi({ scope: "catalog:read", query: catalogQuerySchema },
   json(await listCatalog(db, query, publicOrigin(request))),
 );
 
-const notAllowed = methodNotAllowed("GET");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,6 +1,6 @@
 // GET /api/v1/gifts/games/{appId} - one game with its editions and gift regions
 import { notFound } from "@/lib/api/errors";
-import { json, methodNotAllowed, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
 import { gameLangQuerySchema } from "@/lib/schemas/catalog";
 import { getGameOrThrow } from "@/lib/services/catalog";
 
@@ -12,5 +12,4 @@ export const GET = withApi<typeof gameLangQuerySchema, undefined, { appId: strin
   },
 );
 
-const notAllowed = methodNotAllowed("GET");
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
