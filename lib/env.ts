@@ -16,6 +16,11 @@ const envSchema = z.object({
   INTENT_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(15 * 60),
   /** Catalog responses are cached per query for this long; 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /**
+   * How long a successful token lookup is reused by this process. A revocation made elsewhere
+   * (another instance, the CLI) takes effect within this time; 0 looks every request up.
+   */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Enables the constant-body route the benchmark measures as the framework's floor. */
   BENCH_FLOOR: z.enum(["0", "1"]).default("0"),

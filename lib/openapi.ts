@@ -14,6 +14,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "Every /api/v1 request carries `Authorization: Bearer <token>`. Tokens look like `gk_live_` followed by 43 letters and digits, are stored only as a SHA-256 hash, are shown once when created, may expire, can be revoked, and record when they were last used (to the minute).",
       `A token holds one or more scopes: ${API_SCOPES.map((s) => `\`${s}\``).join(", ")}. The catalog, game and gear-item reads need \`catalog:read\`; POST /gifts/verify needs \`gifts:verify\`; POST /gear needs \`gear:create\`.`,
       "A missing, malformed, unknown, expired or revoked token is 401 with a `WWW-Authenticate: Bearer` challenge; a valid token without the scope is 403.",
+      "Each server process reuses a successful token lookup for up to AUTH_CACHE_TTL_MS (5 s by default), so a revocation takes effect at once on the instance that made it and within 5 seconds everywhere else. Expiry is checked on every request.",
       "Operators create tokens with `npm run --silent token:create -- --name NAME [--scopes catalog:read,gifts:verify] [--expires-in 30d]` (the token is the last line printed), list them with `npm run token:list` and revoke with `npm run token:revoke -- ID_OR_PREFIX`.",
     ],
   },

@@ -1,4 +1,4 @@
-// `npm test`: everything a change must pass - types, a fresh production build, unit, integration and HTTP tests.
+// `npm test`: everything a change must pass - types, lint, a fresh production build, unit, integration and HTTP tests.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -26,6 +26,7 @@ interface VitestReport {
 function main(): number {
   const extra = process.argv.slice(2);
   if (!step("typecheck", bin("tsc"), ["--noEmit"])) return 1;
+  if (!step("lint", bin("eslint"), ["."])) return 1;
   // HTTP tests run against `next start`, so they must see a build of this very tree.
   if (!step("build", bin("next"), ["build"])) return 1;
   fs.rmSync(reportFile, { force: true });

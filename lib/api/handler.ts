@@ -4,7 +4,8 @@ import { getDb, type Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { ApiScope } from "@/lib/schemas/tokens";
 import { authenticateToken, type AuthToken } from "@/lib/services/tokens";
-import { ApiError, errorResponse, forbidden, unauthorized, validationMessage } from "./errors";
+import { validationMessage } from "@/lib/schemas/validation";
+import { ApiError, errorResponse, forbidden, unauthorized } from "./errors";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

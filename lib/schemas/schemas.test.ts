@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { validationMessage } from "@/lib/api/errors";
+import { validationMessage } from "./validation";
 import { catalogQuerySchema } from "./catalog";
 import { gearIntentRequestSchema } from "./gear";
 import { giftVerifyRequestSchema } from "./gifts";

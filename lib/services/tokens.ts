@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { apiTokens, users } from "@/lib/db/schema";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
@@ -41,9 +42,26 @@ export type AuthResult =
 
 const lastUsedWritten = new Map<string, number>();
 
+interface CachedToken {
+  token: AuthToken;
+  expiresAt: Date | null;
+  until: number;
+}
+
+const AUTH_CACHE_MAX = 10_000;
+/** Successful lookups by token hash; failures are never cached, so a new token works at once. */
+const authCache = new Map<string, CachedToken>();
+
 /** Looks a presented bearer token up by its hash and records its use (to the minute). */
 export async function authenticateToken(db: Database, presented: string, now = new Date()): Promise<AuthResult> {
   if (!TOKEN_PATTERN.test(presented)) return { ok: false, reason: "malformed" };
+  const hash = hashToken(presented);
+  const cached = authCache.get(hash);
+  if (cached && cached.until > now.getTime()) {
+    if (cached.expiresAt && cached.expiresAt <= now) return { ok: false, reason: "expired" };
+    recordUse(db, cached.token.id, now);
+    return { ok: true, token: cached.token };
+  }
   const [row] = await db
     .select({
       id: apiTokens.id,
@@ -54,13 +72,23 @@ export async function authenticateToken(db: Database, presented: string, now = n
       revokedAt: apiTokens.revokedAt,
     })
     .from(apiTokens)
-    .where(eq(apiTokens.tokenHash, hashToken(presented)))
+    .where(eq(apiTokens.tokenHash, hash))
     .limit(1);
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked" };
   if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: "expired" };
+  const token = { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes };
+  if (env.AUTH_CACHE_TTL_MS > 0) {
+    authCache.delete(hash);
+    authCache.set(hash, { token, expiresAt: row.expiresAt, until: now.getTime() + env.AUTH_CACHE_TTL_MS });
+    if (authCache.size > AUTH_CACHE_MAX) authCache.delete(authCache.keys().next().value!);
+  }
   recordUse(db, row.id, now);
-  return { ok: true, token: { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes } };
+  return { ok: true, token };
+}
+
+function forgetToken(tokenId: string): void {
+  for (const [hash, entry] of authCache) if (entry.token.id === tokenId) authCache.delete(hash);
 }
 
 // A write per request would double the cost of every read; one a minute per token is enough to audit use.
@@ -144,5 +172,6 @@ export async function revokeApiToken(db: Database, idOrPrefix: string, userId?: 
   const [target] = candidates;
   if (!target) return 0;
   await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, target.id));
+  forgetToken(target.id);
   return 1;
 }
