@@ -1,0 +1,439 @@
+// npm run bench [-- --games 100000 --duration 10 --connections 32 --quick --fresh]: load-test the production
+// server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
+import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type pg from "pg";
+import { createDb, createPool } from "@/lib/db/client";
+import { startEmbeddedPostgres } from "@/lib/db/embedded";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { seedDemoData } from "@/lib/demo/seed";
+import { env } from "@/lib/env";
+import { API_SCOPES } from "@/lib/schemas/tokens";
+import { upsertGearItems } from "@/lib/services/catalog-write";
+import { createApiToken, ensureUser } from "@/lib/services/tokens";
+import { freePort, measure, sampleTreeRss, type LoadSpec, type Measurement } from "./bench/load";
+import { assess, mib, ms, printReport, type Durability, type Kind, type Row } from "./bench/report";
+
+const BENCH_DB = "gk_bench";
+const EMBEDDED_DIR = ".data/bench-pg";
+const LOG_DIR = ".data/bench-logs";
+const WARMUP_SECONDS = 1;
+const PAGE_LIMIT = 20;
+/** A title word of the generated catalog ("Тихая гавань", "Silent Harbor"): a few hundred games at 100k. */
+const SEARCH_WORD = "гавань";
+const GIFT_BODY = JSON.stringify({
+  item: 620,
+  target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
+  email: "bench@example.com",
+  fee: "excluded",
+});
+const GEAR_PLATFORM = 730;
+const GEAR_ACCOUNT = "76561198000000001";
+// Many items, so the run measures the reservation path rather than one row lock.
+const GEAR_ITEMS = Array.from({ length: 200 }, (_, i) => `bench-${String(i).padStart(3, "0")}`);
+
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+
+const { values: args } = parseArgs({
+  options: {
+    games: { type: "string" },
+    duration: { type: "string" },
+    connections: { type: "string" },
+    quick: { type: "boolean", default: false },
+    fresh: { type: "boolean", default: false },
+  },
+});
+const options = {
+  games: intArg("games", args.games, args.quick ? 3000 : 100_000, 10, 1_000_000),
+  duration: intArg("duration", args.duration, args.quick ? 3 : 10, 1, 600),
+  connections: intArg("connections", args.connections, 32, 1, 1000),
+  fresh: args.fresh ?? false,
+};
+
+// ---- everything started is stopped again, in reverse order, on any exit ----
+
+const stops: (() => Promise<unknown>)[] = [];
+let stopping: Promise<void> | undefined;
+function stopAll(): Promise<void> {
+  return (stopping ??= (async () => {
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`cleanup: ${(err as Error).message}`));
+  })());
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the servers this benchmark started...`);
+    void stopAll().finally(() => process.exit(128 + (os.constants.signals[signal] ?? 15)));
+  });
+}
+
+interface Scenario {
+  name: string;
+  kind: Kind;
+  path: string;
+  body?: string | (() => string);
+  bytes: number;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  console.log(`Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`);
+
+  const adminUrl = await postgresServer();
+  const db = await prepareDatabase(adminUrl);
+  const pool = createPool(db.url, 2);
+  stops.push(() => pool.end());
+  buildIfNeeded();
+  const plainOrigin = await startPlainServer();
+
+  // Phase 1: the server as configured (catalog cache on), every scenario.
+  let next = await startNext(db.url, "cached", {});
+  const rows: Row[] = [];
+  // Measured once per body size and connection count; the floor is the same build in both phases.
+  const baselines = new Map<string, Measurement>();
+  const baseline = async (target: "plain" | "floor", bytes: number, connections: number) => {
+    const key = `${target}/${bytes}/${connections}`;
+    let m = baselines.get(key);
+    if (!m) {
+      const [origin, route] = target === "plain" ? [plainOrigin, "/"] : [next.origin, "/api/bench/floor"];
+      m = await run(pool, { origin, path: `${route}?bytes=${bytes}`, connections });
+      baselines.set(key, m);
+    }
+    return m;
+  };
+  const headers = { authorization: `Bearer ${db.token}` };
+  const postHeaders = { ...headers, "content-type": "application/json" };
+  const created = { gift: [] as string[], gear: [] as string[] };
+
+  const measureCatalog = async (phase: Row["phase"], scenarios: Scenario[]) => {
+    for (const s of scenarios) {
+      for (const connections of [options.connections, 1]) {
+        const plain = connections > 1 ? await baseline("plain", s.bytes, connections) : null;
+        const floor = await baseline("floor", s.bytes, connections);
+        const result = await run(pool, { origin: next.origin, path: s.path, connections, headers });
+        rows.push(row(phase, s, connections, result, plain, floor));
+      }
+    }
+  };
+
+  const { scenarios: catalog, search } = await planCatalog(next.origin, headers);
+  await warmUp(pool, next.origin, catalog, headers);
+  await measureCatalog("cached", catalog);
+
+  let item = 0;
+  const gearBody = () =>
+    JSON.stringify({ account: GEAR_ACCOUNT, platform: GEAR_PLATFORM, item: GEAR_ITEMS[item++ % GEAR_ITEMS.length], email: "bench@example.com" });
+  const writes = [
+    { name: "POST /gifts/verify", kind: "gift", path: "/api/v1/gifts/verify", body: GIFT_BODY },
+    { name: "POST /gear", kind: "gear", path: "/api/v1/gear", body: gearBody },
+  ] as const;
+  for (const w of writes) {
+    const { kind } = w;
+    const first = await probe(next.origin, w.path, postHeaders, typeof w.body === "function" ? w.body() : w.body);
+    created[kind].push(intentId(first.text));
+    const s: Scenario = { ...w, bytes: first.bytes };
+    const plain = await baseline("plain", s.bytes, options.connections);
+    const floor = await baseline("floor", s.bytes, options.connections);
+    const result = await run(pool, {
+      origin: next.origin,
+      path: s.path,
+      connections: options.connections,
+      method: "POST",
+      headers: postHeaders,
+      body: s.body,
+      onOk: (text) => created[kind].push(intentId(text)),
+    });
+    rows.push(row("cached", s, options.connections, result, plain, floor));
+  }
+  const durability = await checkDurability(pool, db.tokenId, created);
+  const peakCached = await next.stop();
+
+  // Phase 2: the catalog again with its response cache off, so every request reads the database.
+  next = await startNext(db.url, "uncached", { CATALOG_CACHE_TTL_MS: "0" });
+  await warmUp(pool, next.origin, catalog, headers);
+  await measureCatalog("uncached", catalog);
+  const peakUncached = await next.stop();
+
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  const assessed = rows.map(assess);
+  printReport({ rows: assessed, peakRss: { cached: peakCached, uncached: peakUncached }, durability, seconds });
+  const file = path.join("bench-results", `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const result = {
+    startedAt: startedAt.toISOString(),
+    seconds,
+    options,
+    machine: { cpus: os.cpus().length, memoryBytes: os.totalmem(), node: process.version, postgres: db.version },
+    database: { reused: db.reused, seedSeconds: db.seedSeconds, games: options.games },
+    server: { buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(), dbPoolSize: env.DB_POOL_SIZE, catalogCacheTtlMs: env.CATALOG_CACHE_TTL_MS },
+    search: { word: SEARCH_WORD, matches: search },
+    peakRssBytes: { cached: peakCached, uncached: peakUncached },
+    durability,
+    rows: assessed,
+  };
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`Results: ${file}`);
+
+  function row(phase: Row["phase"], s: Scenario, connections: number, result: Measurement, plain: Measurement | null, floor: Measurement): Row {
+    return { phase, scenario: s.name, kind: s.kind, connections, bytes: s.bytes, result, plain, floor };
+  }
+}
+
+async function run(pool: pg.Pool, spec: Omit<LoadSpec, "duration" | "warmup">): Promise<Measurement> {
+  const m = await measure({ ...spec, duration: options.duration, warmup: WARMUP_SECONDS });
+  const failed = m.non2xx + m.errors > 0 ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : "";
+  console.log(
+    `  ${spec.method ?? "GET"} ${decodeURIComponent(spec.path).slice(0, 60).padEnd(60)} c=${String(spec.connections).padStart(3)}  ` +
+      `${m.rps.toFixed(0).padStart(6)} rps  p50 ${ms(m.p50).padStart(6)}  p99 ${ms(m.p99).padStart(6)} ms${failed}`,
+  );
+  await waitForIdle(pool);
+  return m;
+}
+
+/** The catalog scenarios, each with the size of its response; the deep page is the last full one. */
+async function planCatalog(origin: string, headers: Record<string, string>) {
+  const base = "/api/v1/gifts/catalog";
+  const totalOf = async (query: string) => (JSON.parse((await probe(origin, `${base}?${query}`, headers)).text) as { total: number }).total;
+  const total = await totalOf(`limit=${PAGE_LIMIT}`);
+  const search = await totalOf(`query=${encodeURIComponent(SEARCH_WORD)}`);
+  const deepPage = Math.max(0, Math.floor(total / PAGE_LIMIT) - 1);
+  console.log(`Catalog: ${total} games; "${SEARCH_WORD}" matches ${search}; deep page ${deepPage} of ${Math.ceil(total / PAGE_LIMIT)}.`);
+  const paths = [
+    ["catalog", base],
+    ["catalog genre=RPG", `${base}?genre=RPG`],
+    ["catalog steamCategory=specials", `${base}?steamCategory=specials`],
+    [`catalog query=${SEARCH_WORD}`, `${base}?query=${encodeURIComponent(SEARCH_WORD)}`],
+    [`catalog page=${deepPage}`, `${base}?page=${deepPage}&limit=${PAGE_LIMIT}`],
+  ] as const;
+  const scenarios: Scenario[] = [];
+  for (const [name, p] of paths) scenarios.push({ name, kind: "catalog", path: p, bytes: (await probe(origin, p, headers)).bytes });
+  return { scenarios, search };
+}
+
+/** A fresh server loads and optimises its code on first use; a short burst per route keeps that out of the figures. */
+async function warmUp(pool: pg.Pool, origin: string, catalog: Scenario[], headers: Record<string, string>): Promise<void> {
+  const paths = [`/api/bench/floor?bytes=${catalog[0]?.bytes ?? 2}`, ...catalog.map((s) => s.path)];
+  for (const p of paths) await measure({ origin, path: p, connections: options.connections, duration: 1, warmup: 0, headers });
+  await waitForIdle(pool);
+}
+
+/**
+ * autocannon drops its connections when a run ends, but the server still finishes what it had started;
+ * the next run starts when no query of the benchmark database is running any more.
+ */
+async function waitForIdle(pool: pg.Pool): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (let quiet = 0; quiet < 2 && Date.now() < deadline; await sleep(200)) {
+    const { rows } = await pool.query<{ busy: number }>(
+      `SELECT count(*)::int AS busy FROM pg_stat_activity
+       WHERE datname = current_database() AND backend_type = 'client backend' AND state <> 'idle' AND pid <> pg_backend_pid()`,
+    );
+    quiet = rows[0]?.busy ? 0 : quiet + 1;
+  }
+}
+
+/** One request as the load generator sends it (no compression): its body and size; anything but 2xx stops the run. */
+async function probe(origin: string, urlPath: string, headers: Record<string, string>, body?: string) {
+  const res = await fetch(origin + urlPath, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { ...headers, "accept-encoding": "identity" },
+    body,
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (!res.ok) throw new Error(`${urlPath} answered ${res.status}: ${bytes.toString("utf8").slice(0, 300)}`);
+  return { bytes: bytes.length, text: bytes.toString("utf8") };
+}
+
+function intentId(text: string): string {
+  return (JSON.parse(text) as { intentId: string }).intentId;
+}
+
+/** Every 201 must be an intent committed in the database; extra intents come from requests cut off at a run's end. */
+async function checkDurability(pool: pg.Pool, tokenId: string, created: { gift: string[]; gear: string[] }): Promise<Durability[]> {
+  await waitForIdle(pool);
+  const out: Durability[] = [];
+  for (const kind of ["gift", "gear"] as const) {
+    const ids = created[kind];
+    const { rows } = await pool.query<{ found: number; all: number }>(
+      `SELECT count(*) FILTER (WHERE id = ANY($3::uuid[]))::int AS found, count(*)::int AS "all"
+       FROM intents WHERE token_id = $1 AND kind = $2`,
+      [tokenId, kind, ids],
+    );
+    out.push({ kind, created: ids.length, found: rows[0]?.found ?? 0, inDatabase: rows[0]?.all ?? 0 });
+  }
+  return out;
+}
+
+// ---- database ----
+
+/** An admin URL of the PostgreSQL server to use: DATABASE_URL's, or an embedded one started here. */
+async function postgresServer(): Promise<string> {
+  if (env.DATABASE_URL) {
+    console.log(`PostgreSQL: DATABASE_URL (${new URL(env.DATABASE_URL).host}).`);
+    return withDatabase(env.DATABASE_URL, "postgres");
+  }
+  const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freePort(), database: "postgres" });
+  stops.push(() => handle.stop());
+  console.log(`PostgreSQL: embedded, ${handle.startedHere ? "started" : "already running"} on ${new URL(handle.url).host}, data in ${EMBEDDED_DIR}.`);
+  return handle.url;
+}
+
+/**
+ * gk_bench, seeded with `options.games` games. A database whose seed completed with the same count is
+ * reused (the seed is deterministic); anything else, or --fresh, is dropped and seeded again.
+ */
+async function prepareDatabase(adminUrl: string) {
+  const url = withDatabase(adminUrl, BENCH_DB);
+  const marker = `bench seed: ${options.games} games`;
+  const admin = createPool(adminUrl, 1);
+  let reused = false;
+  let seedSeconds: number | null = null;
+  try {
+    const { rows } = await admin.query<{ comment: string | null }>(
+      "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
+      [BENCH_DB],
+    );
+    reused = !options.fresh && rows[0]?.comment === marker;
+    if (!reused) {
+      await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${BENCH_DB}`);
+    }
+    await migrateDatabase(url);
+    const pool = createPool(url, 4);
+    try {
+      const db = createDb(pool);
+      if (!reused) {
+        const t = performance.now();
+        await seedDemoData(db, { games: options.games });
+        seedSeconds = (performance.now() - t) / 1000;
+        const v = performance.now();
+        await pool.query("VACUUM (ANALYZE)");
+        console.log(`Seeded ${options.games} games into ${BENCH_DB} in ${seedSeconds.toFixed(1)} s (then VACUUM ANALYZE ${((performance.now() - v) / 1000).toFixed(1)} s).`);
+        await admin.query(`COMMENT ON DATABASE ${BENCH_DB} IS '${marker}'`);
+      } else {
+        console.log(`Reusing ${BENCH_DB}: it already holds the ${options.games}-game seed (--fresh seeds it again).`);
+      }
+      await upsertGearItems(
+        db,
+        GEAR_ITEMS.map((item) => ({ platformAppId: GEAR_PLATFORM, item, title: `Bench item ${item}`, price: 49_900, stock: 1_000_000 })),
+      );
+      const userId = await ensureUser(db, "bench@example.com", "Benchmark");
+      const token = await createApiToken(db, { userId, name: `bench ${new Date().toISOString()}`, scopes: [...API_SCOPES] });
+      const { rows: version } = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+      return { url, reused, seedSeconds, token: token.token, tokenId: token.id, version: version[0]?.v ?? "?" };
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${encodeURIComponent(database)}`;
+  return url.toString();
+}
+
+// ---- servers ----
+
+/** Builds when there is no production build, or one made before the floor route existed. */
+function buildIfNeeded(): void {
+  const manifest = ".next/app-path-routes-manifest.json";
+  const reason = !fs.existsSync(".next/BUILD_ID")
+    ? "no production build yet"
+    : !fs.readFileSync(manifest, "utf8").includes("/api/bench/floor/route")
+      ? "the build predates /api/bench/floor"
+      : null;
+  if (!reason) return;
+  console.log(`${reason}: running next build...`);
+  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("next build failed");
+}
+
+async function startPlainServer(): Promise<string> {
+  const child = fork(path.resolve("scripts/bench/plain-server.ts"), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  stops.push(() => stopChild(child));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m: { port: number }) => resolve(m.port));
+    child.once("exit", (code) => reject(new Error(`the node:http baseline server exited with ${code}`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+/** `next start` with the floor route on; `stop()` returns the peak RSS of its process tree. */
+async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>) {
+  const port = await freePort();
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `next-${label}.log`);
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), BENCH_FLOOR: "1", ...extraEnv },
+    stdio: ["ignore", log, log],
+  });
+  const rss = sampleTreeRss(child.pid ?? 0);
+  let stopped: Promise<number> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      const peak = rss.stop();
+      await stopChild(child);
+      fs.closeSync(log);
+      return peak;
+    })());
+  stops.push(stop);
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see ${logFile}`);
+    const res = await fetch(`${origin}/api/bench/floor?bytes=2`).catch(() => null);
+    if (res?.ok) break;
+    if (res) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
+    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s; see ${logFile}`);
+    await sleep(200);
+  }
+  console.log(`Next (${label}${extraEnv.CATALOG_CACHE_TTL_MS ? `, CATALOG_CACHE_TTL_MS=${extraEnv.CATALOG_CACHE_TTL_MS}` : ""}) on ${origin}, log ${logFile}.`);
+  return {
+    origin,
+    stop: async () => {
+      const bytes = await stop();
+      console.log(`Next (${label}) stopped; peak RSS ${mib(bytes)}.`);
+      return bytes;
+    },
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function intArg(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`--${name} must be an integer from ${min} to ${max}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAll());
