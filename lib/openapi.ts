@@ -40,7 +40,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       `\`page\` starts at 0; \`limit\` is 1 to ${CATALOG_MAX_LIMIT} (default 20). Filters combine: \`genre\` (one genre, case-insensitive), \`steamCategory\` (\`specials\` are exactly the discounted games, \`coming_soon\` the announced ones, \`top_sellers\` and \`new_releases\` curated lists), \`query\` (1 to 200 characters).`,
       "`query` is full-text search in PostgreSQL over titles and short descriptions, in Russian and English (stemmed) and as typed: every word must match, the last characters of a word may be missing (search as you type), and title matches rank before description matches.",
       "Order is stable: relevance for a search, then store popularity, then appId, so pages never repeat or skip a game. A page past the end is 200 with `games: []` and the real `total`. `lang` (ru by default, or en) picks the language of titles and descriptions. Unknown parameters (`utm_source`, …) are ignored; an empty parameter counts as not given.",
-      "Catalog answers may be up to a few seconds old (CATALOG_CACHE_TTL_MS, 5 s by default): identical requests in that window share one database read.",
+      "Catalog answers may be a few seconds old, at most twice CATALOG_CACHE_TTL_MS (5 s by default): identical requests share one database read, and an expired answer is served while one refresh replaces it. `total` is exact for the data the answer was read from.",
       "`price` is null when no price is known. `paymentAmountFull` and `discountPercent` appear only when the game is discounted. `comingSoon` marks games that cannot be bought yet. `headerImage` is an absolute URL of the cover.",
     ],
   },

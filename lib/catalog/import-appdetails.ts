@@ -3,7 +3,7 @@ import { inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
-import { upsertGames, type GameInput, type PackageInput } from "@/lib/services/catalog-write";
+import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput } from "@/lib/services/catalog-write";
 
 // Imports files of the store's `appdetails` responses (fetched with cc=ru, so amounts are kopecks).
 
@@ -345,5 +345,6 @@ export async function importAppdetails(db: Database, text: string, opts: ImportO
     };
   });
   await upsertGames(db, inputs);
+  await refreshCatalogCounts(db);
   return { imported: inputs.length - existing.size, updated: existing.size, skipped: parsed.skipped, warnings: parsed.warnings };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { DEMO_PROMO_CODES, generateDemoGames, generateDemoGearItems } from "@/lib/demo/generate";
-import { upsertGames, upsertGearItems, upsertPromoCodes } from "@/lib/services/catalog-write";
+import { refreshCatalogCounts, upsertGames, upsertGearItems, upsertPromoCodes } from "@/lib/services/catalog-write";
 
 export interface SeedOptions {
   games: number;
@@ -37,9 +37,10 @@ export async function seedDemoData(db: Database, opts: SeedOptions): Promise<See
   await Promise.all(inFlight);
   summary.gearItems = await upsertGearItems(db, generateDemoGearItems(opts.seed));
   summary.promoCodes = await upsertPromoCodes(db, DEMO_PROMO_CODES);
+  await refreshCatalogCounts(db);
   // Fresh statistics and visibility map: without them the first catalog queries on a new 100k
   // catalog plan as if the tables were empty and cannot use index-only scans.
-  await db.execute(sql`VACUUM (ANALYZE) games, packages, gear_items, promo_codes`);
+  await db.execute(sql`VACUUM (ANALYZE) games, packages, gear_items, promo_codes, catalog_counts`);
   return summary;
 }
 

@@ -203,3 +203,11 @@ export async function upsertPromoCodes(db: Database, input: readonly PromoCodeIn
     });
   return input.length;
 }
+
+/**
+ * Brings the catalog's per-filter totals (the catalog_counts view) up to date. Every path that writes
+ * games or packages calls it once when done: per batch would recount the whole catalog each time.
+ */
+export async function refreshCatalogCounts(db: Database): Promise<void> {
+  await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_counts`);
+}

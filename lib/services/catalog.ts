@@ -114,12 +114,26 @@ async function readCatalog(db: Database, query: CatalogQuery, origin: string): P
           JOIN ${GAME_FROM} ON g.app_id = hit.app_id
           ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
     ),
-    totalCache.get(countKey, async () => {
-      const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM games g ${whereSql}`);
-      return rows[0]?.total ?? 0;
-    }),
+    totalCache.get(countKey, () => countGames(db, query, whereSql)),
   ]);
   return { games: page.rows.map((row) => toCatalogGame(row, query.lang, origin)), total };
+}
+
+/**
+ * Without a search the total comes from catalog_counts, the per-filter totals every catalog write
+ * refreshes; a search counts its matches, which the text index finds directly.
+ */
+async function countGames(db: Database, query: CatalogQuery, whereSql: SQL): Promise<number> {
+  if (query.query === undefined) {
+    const genre = query.genre?.toLowerCase() ?? "*";
+    const category = query.steamCategory ?? "*";
+    const { rows } = await db.execute<{ total: number }>(
+      sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`,
+    );
+    return rows[0]?.total ?? 0;
+  }
+  const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM games g ${whereSql}`);
+  return rows[0]?.total ?? 0;
 }
 
 export function clearCatalogCache(): void {
