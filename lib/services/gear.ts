@@ -1,6 +1,6 @@
 import "server-only";
 import { and, count, eq, sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database, Transaction } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse } from "@/lib/schemas/gear";
 import { CURRENCY } from "@/lib/money";
@@ -8,32 +8,35 @@ import { conflict, notFound } from "@/lib/api/errors";
 import type { AuthToken } from "./tokens";
 import { createIntent } from "./intents";
 
-/** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does. */
+/** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does (see drizzle/0002). */
 const liveReservations = (itemId: unknown) =>
   sql`SELECT count(*)::int FROM intents i
       WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment' AND i.expires_at > now()`;
 
+/** SQLSTATE raised by the intents_hold_gear_stock trigger (drizzle/0002) when no unit is left. */
+const OUT_OF_STOCK = "GK409";
+
+function isOutOfStock(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
+  return cause?.code === OUT_OF_STOCK;
+}
+
 /**
- * Reserves one unit of a gear item for the gamer and records an intent.
- * The item row is locked first, so concurrent requests count reservations one at a time and
- * never hold more units than the stock.
+ * Reserves one unit of a gear item for the gamer and records an intent. The database holds the
+ * unit: the insert's trigger locks the item and refuses it when live reservations fill the stock,
+ * so concurrent requests never hold more units than there are.
  */
 export async function reserveGear(db: Database, token: AuthToken, input: GearIntentRequest): Promise<GearIntentResponse> {
-  return db.transaction(async (tx) => {
-    const [item] = await tx
-      .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price, stock: gearItems.stock })
-      .from(gearItems)
-      .where(and(eq(gearItems.platformAppId, input.platform), eq(gearItems.item, input.item)))
-      .for("update");
-    if (!item) {
-      const [platform] = await tx.select({ appId: games.appId }).from(games).where(eq(games.appId, input.platform));
-      throw notFound(platform ? `item ${input.item} not found on platform ${input.platform}` : `platform ${input.platform} not found`);
-    }
-    // A separate statement after the lock: it sees every reservation committed before the lock was granted.
-    const { rows } = await tx.execute<{ count: number }>(liveReservations(item.id));
-    if ((rows[0]?.count ?? 0) >= item.stock) throw conflict(`item ${input.item} is out of stock`);
-
-    const intent = await createIntent(tx, {
+  const [item] = await db
+    .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price })
+    .from(gearItems)
+    .where(and(eq(gearItems.platformAppId, input.platform), eq(gearItems.item, input.item)));
+  if (!item) {
+    const [platform] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, input.platform));
+    throw notFound(platform ? `item ${input.item} not found on platform ${input.platform}` : `platform ${input.platform} not found`);
+  }
+  const record = (tx: Database | Transaction) =>
+    createIntent(tx, {
       price: item.price,
       feeMode: input.fee,
       promoCode: input.code,
@@ -53,17 +56,24 @@ export async function reserveGear(db: Database, token: AuthToken, input: GearInt
         callbackUrl: input.callbackUrl,
       },
     });
-    return {
-      code: 201,
-      intentId: intent.id,
-      verified: true,
-      intentAmount: intent.quote.intentAmount,
-      intentCurrency: CURRENCY,
-      paymentAmount: intent.quote.paymentAmount,
-      paymentCurrency: CURRENCY,
-      message: `${item.title} is reserved until ${intent.expiresAt.toISOString()}; pay before then to keep it`,
-    };
-  });
+  let intent: Awaited<ReturnType<typeof record>>;
+  try {
+    // Without a promo code the reservation is one INSERT, atomic by itself; with one, the code's use joins it.
+    intent = input.code ? await db.transaction(record) : await record(db);
+  } catch (err) {
+    if (isOutOfStock(err)) throw conflict(`item ${input.item} is out of stock`);
+    throw err;
+  }
+  return {
+    code: 201,
+    intentId: intent.id,
+    verified: true,
+    intentAmount: intent.quote.intentAmount,
+    intentCurrency: CURRENCY,
+    paymentAmount: intent.quote.paymentAmount,
+    paymentCurrency: CURRENCY,
+    message: `${item.title} is reserved until ${intent.expiresAt.toISOString()}; pay before then to keep it`,
+  };
 }
 
 export async function listGearItems(db: Database, query: GearItemsQuery): Promise<GearItemsResponse> {

@@ -84,6 +84,16 @@ describe("gear reservations", () => {
     expect(ok.verified).toBe(true);
   });
 
+  it("are refused by the database itself beyond the stock, whatever inserts them", async () => {
+    await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'raw', 'Raw', 5000, 1)`);
+    const insert = sql`INSERT INTO intents (kind, token_id, app_id, gear_item_id, account, email, fee_mode,
+                         intent_amount, discount_amount, fee_amount, payment_amount, expires_at)
+                       SELECT 'gear', ${token.id}, 730, id, '76561198000000001', 'x@y.z', 'excluded',
+                         5000, 0, 250, 5250, now() + interval '15 minutes' FROM gear_items WHERE item = 'raw'`;
+    await t.db.execute(insert);
+    expect(await refusal(insert)).toMatch(/^GK409 - gear item \d+ is out of stock/);
+  });
+
   it("are refused by the database if stock would go negative", async () => {
     expect(await refusal(sql`UPDATE gear_items SET stock = -1 WHERE item = 'ak47-redline'`)).toMatch(
       /^23514 gear_items_stock_not_negative/,
