@@ -55,7 +55,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
     title: "Gear and stock",
     body: [
       "POST /gear needs `account` (a SteamID64 of an individual account), `platform` (the game's appId), `item` and `email`. `additionalFields.tradeLink`, when given, must be https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters> and its partner must be the same account (SteamID64 = 76561197960265728 + partner).",
-      "Creating the intent reserves one unit. A reservation holds stock while its intent is unpaid and unexpired (INTENT_TTL_SECONDS, 15 minutes by default); an expired reservation frees its unit by itself. Concurrent requests never reserve more units than the stock: the last ones get 409. Unknown platform or item: 404.",
+      "Creating the intent reserves one unit. A reservation holds stock while its intent is unpaid and unexpired (INTENT_TTL_SECONDS, 15 minutes by default); an expired reservation frees its unit by itself. Concurrent requests never reserve more units than the stock (the database itself refuses it): the last ones get 409. Unknown platform or item: 404.",
       "`successUrl`, `failureUrl` and `callbackUrl` must be absolute https:// URLs (http:// only for localhost, for development); anything else, such as `javascript:`, is 400.",
     ],
   },
