@@ -1,6 +1,6 @@
 // npm run bench [-- --games 100000 --duration 10 --connections 32 --quick --fresh]: load-test the production
 // server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
-import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { fork, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -15,7 +15,8 @@ import { env } from "@/lib/env";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
-import { freePort, measure, sampleTreeRss, type LoadSpec, type Measurement } from "./bench/load";
+import { measure, sampleTreeRss, type LoadSpec, type Measurement } from "./bench/load";
+import { freeLoopbackPort, stopChild } from "./lib/processes";
 import { assess, mib, ms, printReport, type Durability, type Kind, type Row } from "./bench/report";
 
 const BENCH_DB = "gk_bench";
@@ -275,7 +276,7 @@ async function postgresServer(): Promise<string> {
     console.log(`PostgreSQL: DATABASE_URL (${new URL(env.DATABASE_URL).host}).`);
     return withDatabase(env.DATABASE_URL, "postgres");
   }
-  const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freePort(), database: "postgres" });
+  const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freeLoopbackPort(), database: "postgres" });
   stops.push(() => handle.stop());
   console.log(`PostgreSQL: embedded, ${handle.startedHere ? "started" : "already running"} on ${new URL(handle.url).host}, data in ${EMBEDDED_DIR}.`);
   return handle.url;
@@ -366,7 +367,7 @@ async function startPlainServer(): Promise<string> {
 
 /** `next start` with the floor route on; `stop()` returns the peak RSS of its process tree. */
 async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>) {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   fs.mkdirSync(LOG_DIR, { recursive: true });
   const logFile = path.join(LOG_DIR, `next-${label}.log`);
   const log = fs.openSync(logFile, "w");
@@ -403,18 +404,6 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
       return bytes;
     },
   };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
 }
 
 function intArg(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

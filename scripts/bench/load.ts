@@ -1,6 +1,5 @@
 // Load generation and measurement for scripts/bench.ts: autocannon runs, exact percentiles, process-tree RSS.
 import fs from "node:fs";
-import net from "node:net";
 import autocannon from "autocannon";
 
 export interface LoadSpec {
@@ -110,16 +109,4 @@ function listProc(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -2,11 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { createDb, createPool } from "@/lib/db/client";
 import { createApiToken, ensureUser, revokeApiToken } from "@/lib/services/tokens";
-import { databaseUrl, freeLoopbackPort } from "@/tests/support/db";
+import { stopChild } from "@/scripts/lib/processes";
+import { adminQuery, databaseUrl, freeLoopbackPort } from "@/tests/support/db";
 
 export interface AppTokens {
   /** Every scope. */
@@ -61,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("appTokens", tokens);
 
   return async () => {
-    await stop(server);
+    await stopChild(server);
     fs.closeSync(log);
     await adminQuery(pgAdminUrl, (c) => `DROP DATABASE IF EXISTS ${c.escapeIdentifier(dbName)} WITH (FORCE)`);
   };
@@ -108,26 +108,4 @@ async function waitUntilServing(baseUrl: string, server: ChildProcess, logFile: 
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`next start did not answer within 60 s:\n${fs.readFileSync(logFile, "utf8")}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-async function adminQuery(adminUrl: string, sql: (client: pg.Client) => string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql(client));
-  } finally {
-    await client.end();
-  }
 }

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import net from "node:net";
 import pg from "pg";
 import { inject } from "vitest";
 import { createDb, createPool, type Database } from "@/lib/db/client";
@@ -41,19 +40,9 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freeLoopbackPort } from "@/scripts/lib/processes";
 
-async function adminQuery(adminUrl: string, sql: (client: pg.Client) => string): Promise<void> {
+export async function adminQuery(adminUrl: string, sql: (client: pg.Client) => string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
