@@ -21,7 +21,8 @@ const envSchema = z.object({
    * (another instance, the CLI) takes effect within this time; 0 looks every request up.
    */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Connections per server process; concurrent commits share WAL flushes, so writes want more than the cores. */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /** Enables the constant-body route the benchmark measures as the framework's floor. */
   BENCH_FLOOR: z.enum(["0", "1"]).default("0"),
   /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
