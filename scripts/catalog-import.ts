@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-appdetails";
 import { createDb, createPool } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { UsageError, runCli } from "./lib/cli";
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--regions RU,KZ]
 
@@ -13,8 +14,6 @@ reported as skipped. Games already in the catalog keep their rank, curated lists
 and gift regions; their text, genres, prices and packages are replaced.
 
 --regions  gift regions for games new to the catalog (default ${DEFAULT_GIFT_REGIONS.join(",")})`;
-
-class UsageError extends Error {}
 
 function parseRegions(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -53,8 +52,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  console.error(`catalog:import: ${err instanceof Error ? err.message : String(err)}`);
-  if (err instanceof UsageError) console.error("Run with --help for usage.");
-  process.exitCode = err instanceof UsageError ? 2 : 1;
-});
+runCli("catalog:import", () => main(process.argv.slice(2)), "Run with --help for usage.");

@@ -5,6 +5,7 @@ import { createDb, createPool } from "@/lib/db/client";
 import { DEFAULT_DEMO_GAMES, DEFAULT_DEMO_SEED } from "@/lib/demo/generate";
 import { seedDemoData } from "@/lib/demo/seed";
 import { env } from "@/lib/env";
+import { UsageError, runCli } from "./lib/cli";
 
 const USAGE = `Usage: npm run db:seed -- [--games N] [--seed S] [--force]
 
@@ -14,8 +15,6 @@ Writes a generated demo catalog into the database at DATABASE_URL (already migra
 --seed   generator seed; the same seed gives the same catalog (default ${DEFAULT_DEMO_SEED})
 --force  seed even if the database already has games: generated rows replace those with
          the same ids, everything else stays (nothing is deleted)`;
-
-class UsageError extends Error {}
 
 function integerOption(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -63,8 +62,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  console.error(`db:seed: ${err instanceof Error ? err.message : String(err)}`);
-  if (err instanceof UsageError) console.error("Run with --help for usage.");
-  process.exitCode = err instanceof UsageError ? 2 : 1;
-});
+runCli("db:seed", () => main(process.argv.slice(2)), "Run with --help for usage.");

@@ -4,6 +4,7 @@ import { createDb, createPool } from "@/lib/db/client";
 import { resolveDatabaseUrl } from "@/lib/db/embedded";
 import { API_SCOPES, apiScopeSchema, type ApiScope } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser, listApiTokens, revokeApiToken } from "@/lib/services/tokens";
+import { UsageError, runCli } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent token:create -- --name NAME [--scopes ${API_SCOPES.join(",")}] [--expires-in 30d] [--owner EMAIL]
@@ -16,8 +17,6 @@ const USAGE = `Usage:
 
 const DEFAULT_OWNER = "operator@localhost";
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
-
-class UsageError extends Error {}
 
 export function parseExpiresIn(value: string, now = Date.now()): Date {
   const match = /^(\d{1,6})([smhdw])$/.exec(value.trim());
@@ -109,8 +108,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  console.error(`token: ${err instanceof Error ? err.message : String(err)}`);
-  if (err instanceof UsageError) console.error(`\n${USAGE}`);
-  process.exitCode = err instanceof UsageError ? 2 : 1;
-});
+runCli("token", () => main(process.argv.slice(2)), `\n${USAGE}`);
