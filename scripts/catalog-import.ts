@@ -1,10 +1,9 @@
-// Operator CLI: import a file of store `appdetails` responses (fetched with cc=ru) into DATABASE_URL.
+// Operator CLI: import a file of store `appdetails` responses (fetched with cc=ru) into the app's database
+// (DATABASE_URL, or the embedded one).
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-appdetails";
-import { createDb, createPool } from "@/lib/db/client";
-import { env } from "@/lib/env";
-import { UsageError, runCli } from "./lib/cli";
+import { UsageError, runCli, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run catalog:import -- FILE [--regions RU,KZ]
 
@@ -38,18 +37,14 @@ async function main(argv: string[]): Promise<void> {
   }
   if (positionals.length !== 1) throw new UsageError("give exactly one FILE to import");
   const defaultGiftRegions = parseRegions(values.regions);
-  if (!env.DATABASE_URL) throw new UsageError("DATABASE_URL is not set: point it at the (migrated) database to import into");
   const text = await fs.readFile(positionals[0]!, "utf8");
 
-  const pool = createPool(env.DATABASE_URL, 2);
-  try {
-    const summary = await importAppdetails(createDb(pool), text, { defaultGiftRegions });
+  await withDatabase(async (db) => {
+    const summary = await importAppdetails(db, text, { defaultGiftRegions });
     console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.length}.`);
     for (const s of summary.skipped) console.log(`  skipped ${s.entry}: ${s.reason}`);
     for (const w of summary.warnings) console.log(`  warning: ${w}`);
-  } finally {
-    await pool.end();
-  }
+  });
 }
 
 runCli("catalog:import", () => main(process.argv.slice(2)), "Run with --help for usage.");

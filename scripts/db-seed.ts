@@ -1,15 +1,14 @@
-// Operator CLI: write the generated demo catalog (games, gear, promo codes) into DATABASE_URL.
+// Operator CLI: write the generated demo catalog (games, gear, promo codes) into the app's database.
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { createDb, createPool } from "@/lib/db/client";
 import { DEFAULT_DEMO_GAMES, DEFAULT_DEMO_SEED } from "@/lib/demo/generate";
 import { seedDemoData } from "@/lib/demo/seed";
-import { env } from "@/lib/env";
-import { UsageError, runCli } from "./lib/cli";
+import { UsageError, runCli, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run db:seed -- [--games N] [--seed S] [--force]
 
-Writes a generated demo catalog into the database at DATABASE_URL (already migrated).
+Writes a generated demo catalog into the app's database: DATABASE_URL, or the embedded one when
+DATABASE_URL is not set.
 
 --games  catalog size, anchors included (default ${DEFAULT_DEMO_GAMES}, 7 to 1000000)
 --seed   generator seed; the same seed gives the same catalog (default ${DEFAULT_DEMO_SEED})
@@ -40,11 +39,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const games = integerOption("games", values.games, DEFAULT_DEMO_GAMES, 7, 1_000_000);
   const seed = integerOption("seed", values.seed, DEFAULT_DEMO_SEED, 0, 2 ** 32 - 1);
-  if (!env.DATABASE_URL) throw new UsageError("DATABASE_URL is not set: point it at the (migrated) database to seed");
-
-  const pool = createPool(env.DATABASE_URL, 4);
-  try {
-    const db = createDb(pool);
+  await withDatabase(async (db) => {
     const { rows } = await db.execute<{ count: number }>(sql`SELECT count(*)::int AS count FROM games`);
     const existing = rows[0]?.count ?? 0;
     if (existing > 0 && !values.force) {
@@ -57,9 +52,7 @@ async function main(argv: string[]): Promise<void> {
       `Seeded ${summary.games} games (${summary.packages} packages), ${summary.gearItems} gear items and ` +
         `${summary.promoCodes} promo codes in ${seconds} s (seed ${seed}).`,
     );
-  } finally {
-    await pool.end();
-  }
+  }, 4);
 }
 
 runCli("db:seed", () => main(process.argv.slice(2)), "Run with --help for usage.");

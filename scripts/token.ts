@@ -1,10 +1,8 @@
 // Operator CLI for API tokens: create (prints the token alone as the last line), list, revoke.
 import { parseArgs } from "node:util";
-import { createDb, createPool } from "@/lib/db/client";
-import { resolveDatabaseUrl } from "@/lib/db/embedded";
 import { API_SCOPES, apiScopeSchema, type ApiScope } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser, listApiTokens, revokeApiToken } from "@/lib/services/tokens";
-import { UsageError, runCli } from "./lib/cli";
+import { UsageError, runCli, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent token:create -- --name NAME [--scopes ${API_SCOPES.join(",")}] [--expires-in 30d] [--owner EMAIL]
@@ -61,10 +59,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === "create" && (!name || name.length > 100)) throw new UsageError("--name is required (1 to 100 characters)");
   if (command === "revoke" && positionals.length !== 1) throw new UsageError("revoke takes one token id or prefix");
 
-  const database = await resolveDatabaseUrl();
-  const pool = createPool(database.url, 2);
-  try {
-    const db = createDb(pool);
+  await withDatabase(async (db) => {
     if (command === "create") {
       const userId = await ensureUser(db, values.owner ?? DEFAULT_OWNER);
       const created = await createApiToken(db, { userId, name: name!, scopes, expiresAt });
@@ -102,10 +97,7 @@ async function main(argv: string[]): Promise<void> {
       if (revoked === 0) throw new UsageError(`no active token matches "${positionals[0]}"`);
       console.log(`Revoked token ${positionals[0]}.`);
     }
-  } finally {
-    await pool.end();
-    await database.stop();
-  }
+  });
 }
 
 runCli("token", () => main(process.argv.slice(2)), `\n${USAGE}`);

@@ -33,6 +33,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A database with nothing in it, not even the migrations, named so the global teardown finds it. */
+export async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject("pgAdminUrl");
+  const name = `${inject("pgTemplateDb").replace(/^gk_template_/, "gk_test_")}_${crypto.randomBytes(4).toString("hex")}`;
+  await adminQuery(adminUrl, (c) => `CREATE DATABASE ${c.escapeIdentifier(name)}`);
+  return {
+    url: databaseUrl(adminUrl, name),
+    drop: () => adminQuery(adminUrl, (c) => `DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`),
+  };
+}
+
 /** `serverUrl` with its database replaced by `database`, keeping credentials and query options. */
 export function databaseUrl(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
 import { authenticateToken } from "@/lib/services/tokens";
-import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
 let t: TestDatabase;
 
@@ -13,15 +13,17 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
-function cli(...args: string[]) {
+function run(script: string, args: string[], databaseUrl = t.url) {
   const root = path.resolve(import.meta.dirname, "../..");
-  const result = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/token.ts", ...args], {
+  const result = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", `scripts/${script}`, ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: t.url, AUTH_CACHE_TTL_MS: "0" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_CACHE_TTL_MS: "0" },
     encoding: "utf8",
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+const cli = (...args: string[]) => run("token.ts", args);
 
 describe("token CLI", () => {
   it("creates a token, printed alone as the last line, that the API accepts", async () => {
@@ -53,9 +55,40 @@ describe("token CLI", () => {
     [["create", "--name", "x", "--expires-in", "soon"], '--expires-in must be a number with s, m, h, d or w, such as 30d (got "soon")'],
     [["revoke", "gk_live_nope"], 'no active token matches "gk_live_nope"'],
     [["rotate"], 'unknown command "rotate"'],
+    [["create", "--name", "x", "--colour", "red"], "Unknown option '--colour'"],
   ])("refuses %j with exit code 2", (args, message) => {
     const result = cli(...args);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`token: ${message}`);
+  });
+});
+
+describe("db:seed and catalog:import", () => {
+  it("refuse a catalog that is already there with exit code 2", () => {
+    const result = run("db-seed.ts", []);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^db:seed: the database already has 300 games; pass --force/);
+  });
+
+  it("migrate an empty database before writing to it", async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      const result = run("catalog-import.ts", ["tests/fixtures/appdetails-sample.json"], empty.url);
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/^Imported \d+ new games, updated 0/);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it.each([
+    ["db-seed.ts", ["--games", "many"], 'db:seed: --games must be an integer from 7 to 1000000 (got "many")'],
+    ["db-seed.ts", ["--fast"], "db:seed: Unknown option '--fast'"],
+    ["catalog-import.ts", [], "catalog:import: give exactly one FILE to import"],
+  ])("%s %j exits 2", (script, args, message) => {
+    const result = run(script, args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(message);
   });
 });
