@@ -74,13 +74,7 @@ export function printReport(report: {
   const lines = report.rows.map((r) => [
     r.phase,
     r.scenario,
-    String(r.connections),
-    String(r.bytes),
-    r.result.rps.toFixed(0),
-    ms(r.result.p50),
-    ms(r.result.p99),
-    String(r.result.non2xx),
-    String(r.result.errors),
+    ...measurementCells(r.connections, r.bytes, r.result),
     r.vsPlain === null ? "-" : ratio(r.vsPlain),
     ratio(r.vsFloor),
     ratio(r.p99VsFloor),
@@ -89,13 +83,7 @@ export function printReport(report: {
   const baselines = uniqueBaselines(report.rows).map((b) => [
     "baseline",
     b.name,
-    String(b.connections),
-    String(b.bytes),
-    b.m.rps.toFixed(0),
-    ms(b.m.p50),
-    ms(b.m.p99),
-    String(b.m.non2xx),
-    String(b.m.errors),
+    ...measurementCells(b.connections, b.bytes, b.m),
     "",
     "",
     "",
@@ -157,4 +145,9 @@ function ratio(value: number): string {
 
 export function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+}
+
+/** The columns every table row has: connections, body size and what autocannon measured. */
+function measurementCells(connections: number, bytes: number, m: Measurement): string[] {
+  return [String(connections), String(bytes), m.rps.toFixed(0), ms(m.p50), ms(m.p99), String(m.non2xx), String(m.errors)];
 }
