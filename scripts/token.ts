@@ -16,7 +16,7 @@ const USAGE = `Usage:
 const DEFAULT_OWNER = "operator@localhost";
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
-export function parseExpiresIn(value: string, now = Date.now()): Date {
+function parseExpiresIn(value: string, now = Date.now()): Date {
   const match = /^(\d{1,6})([smhdw])$/.exec(value.trim());
   if (!match) throw new UsageError(`--expires-in must be a number with s, m, h, d or w, such as 30d (got "${value}")`);
   return new Date(now + Number(match[1]) * UNIT_SECONDS[match[2]!]! * 1000);

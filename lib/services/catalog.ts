@@ -23,7 +23,7 @@ interface GameRow extends Record<string, unknown> {
   discount_percent: number | null;
 }
 
-export function toPrice(initial: number | null, final: number | null, discountPercent: number | null): Price | null {
+function toPrice(initial: number | null, final: number | null, discountPercent: number | null): Price | null {
   if (final === null) return null;
   const price: Price = { paymentAmount: final, paymentCurrency: CURRENCY };
   if (discountPercent && initial !== null && initial > final) {
