@@ -65,7 +65,8 @@ function tsQuery(terms: string[]): SQL {
 
 const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
   g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent`;
-const GAME_FROM = sql`games g LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
+/** The edition whose price the catalog shows. */
+const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
 
 const catalogCache = new TtlCache<CatalogResponse>(env.CATALOG_CACHE_TTL_MS, 5000);
 // Totals do not depend on the page, so paging through one filter counts once.
@@ -111,7 +112,7 @@ async function readCatalog(db: Database, query: CatalogQuery, origin: string): P
           FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM games g ${whereSql}
                 ORDER BY rank DESC, g.sort_rank, g.app_id
                 LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
-          JOIN ${GAME_FROM} ON g.app_id = hit.app_id
+          JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
           ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
     ),
     totalCache.get(countKey, () => countGames(db, query, whereSql)),
@@ -154,7 +155,7 @@ interface PackageRow extends Record<string, unknown> {
 export async function getGameOrThrow(db: Database, appId: number, lang: Language, origin: string): Promise<GameDetails> {
   const [games, packages] = await Promise.all([
     db.execute<GameRow & { gift_regions: string[] }>(
-      sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM ${GAME_FROM} WHERE g.app_id = ${appId}`,
+      sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM games g ${MAIN_PACKAGE} WHERE g.app_id = ${appId}`,
     ),
     db.execute<PackageRow>(
       sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent

@@ -1,12 +1,12 @@
 import "server-only";
 import { and, count, eq, sql } from "drizzle-orm";
-import type { Database, Transaction } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse } from "@/lib/schemas/gear";
 import { CURRENCY } from "@/lib/money";
 import { conflict, notFound } from "@/lib/api/errors";
 import type { AuthToken } from "./tokens";
-import { createIntent } from "./intents";
+import { createIntent, type CreatedIntent } from "./intents";
 
 /** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does (see drizzle/0002). */
 const liveReservations = (itemId: unknown) =>
@@ -35,8 +35,9 @@ export async function reserveGear(db: Database, token: AuthToken, input: GearInt
     const [platform] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, input.platform));
     throw notFound(platform ? `item ${input.item} not found on platform ${input.platform}` : `platform ${input.platform} not found`);
   }
-  const record = (tx: Database | Transaction) =>
-    createIntent(tx, {
+  let intent: CreatedIntent;
+  try {
+    intent = await createIntent(db, {
       price: item.price,
       feeMode: input.fee,
       promoCode: input.code,
@@ -56,10 +57,6 @@ export async function reserveGear(db: Database, token: AuthToken, input: GearInt
         callbackUrl: input.callbackUrl,
       },
     });
-  let intent: Awaited<ReturnType<typeof record>>;
-  try {
-    // Without a promo code the reservation is one INSERT, atomic by itself; with one, the code's use joins it.
-    intent = input.code ? await db.transaction(record) : await record(db);
   } catch (err) {
     if (isOutOfStock(err)) throw conflict(`item ${input.item} is out of stock`);
     throw err;

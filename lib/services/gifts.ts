@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database, Transaction } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
 import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { CURRENCY } from "@/lib/money";
 import { conflict, notFound } from "@/lib/api/errors";
@@ -37,25 +37,20 @@ export async function verifyGift(db: Database, token: AuthToken, input: GiftVeri
     throw conflict(`game ${appId} cannot be gifted to region ${input.target.region}${allowed}`);
   }
 
-  const price = game.price_final;
-  const chosenPackage = game.package_id;
-  const record = (tx: Database | Transaction) =>
-    createIntent(tx, {
-      price,
-      feeMode: input.fee,
-      promoCode: input.code,
-      promoTarget: { kind: "gifts", appId },
-      values: {
-        kind: "gift",
-        tokenId: token.id,
-        appId,
-        packageId: chosenPackage,
-        giftRegion: input.target.region,
-        inviteUrl: input.target.inviteUrl,
-        email: input.email,
-      },
-    });
-  // Without a promo code the intent is one INSERT, atomic by itself; with one, the code's use joins it.
-  const intent = input.code ? await db.transaction(record) : await record(db);
+  const intent = await createIntent(db, {
+    price: game.price_final,
+    feeMode: input.fee,
+    promoCode: input.code,
+    promoTarget: { kind: "gifts", appId },
+    values: {
+      kind: "gift",
+      tokenId: token.id,
+      appId,
+      packageId: game.package_id,
+      giftRegion: input.target.region,
+      inviteUrl: input.target.inviteUrl,
+      email: input.email,
+    },
+  });
   return { code: 201, intentId: intent.id, paymentAmount: intent.quote.paymentAmount, paymentCurrency: CURRENCY };
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Database, Transaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -11,26 +10,34 @@ const feeRateBps = feeRateToBps(env.FEE_RATE);
 
 type IntentValues = typeof intents.$inferInsert;
 
+export interface IntentInput {
+  price: number;
+  feeMode: FeeMode;
+  promoCode?: string;
+  promoTarget: PromoTarget;
+  values: Omit<IntentValues, keyof Quote | "feeMode" | "promoCodeId" | "expiresAt" | "id" | "status" | "currency" | "createdAt">;
+}
+
+export interface CreatedIntent {
+  id: string;
+  quote: Quote;
+  expiresAt: Date;
+}
+
 /**
- * Prices a purchase (promo code, then fee) and records the intent. With a promo code it must run in
- * the caller's transaction, which then holds the code's use and the intent together.
- * Every amount is computed here; a client never sends one.
+ * Prices a purchase (promo code, then fee) and records the intent. Every amount is computed here;
+ * a client never sends one. Without a promo code the intent is one INSERT, atomic by itself; with
+ * one, the code's use and the intent share a transaction, so neither exists without the other.
  */
-export async function createIntent(
-  tx: Database | Transaction,
-  input: {
-    price: number;
-    feeMode: FeeMode;
-    promoCode?: string;
-    promoTarget: PromoTarget;
-    values: Omit<IntentValues, keyof Quote | "feeMode" | "promoCodeId" | "expiresAt" | "id" | "status" | "currency" | "createdAt">;
-  },
-): Promise<{ id: string; quote: Quote; expiresAt: Date }> {
+export function createIntent(db: Database, input: IntentInput): Promise<CreatedIntent> {
+  return input.promoCode ? db.transaction((tx) => insertIntent(tx, input)) : insertIntent(db, input);
+}
+
+async function insertIntent(tx: Database | Transaction, input: IntentInput): Promise<CreatedIntent> {
   let discount: Discount | undefined;
   let promoCodeId: number | null = null;
   if (input.promoCode) {
-    if (!(tx instanceof PgTransaction)) throw new Error("redeeming a promo code needs the intent's transaction");
-    const redeemed = await redeemPromoCode(tx, input.promoCode, input.promoTarget);
+    const redeemed = await redeemPromoCode(tx as Transaction, input.promoCode, input.promoTarget);
     discount = redeemed.discount;
     promoCodeId = redeemed.id;
   }
