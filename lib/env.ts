@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The one validated view of the process environment. Nothing else reads `process.env`;
- * a bad value stops the process at start-up with a message naming the variable.
+ * a bad value stops the process at start-up with a message naming the variable (exit code 1).
  */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -39,8 +39,12 @@ function loadEnv(): Env {
   const given = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ""));
   const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
+    // Values are not echoed: DATABASE_URL carries a password.
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    // This runs while modules load, before any caller could catch it: say what is wrong and stop,
+    // rather than print a stack trace that says nothing about a mistyped variable.
+    console.error(`Invalid configuration (environment variables):\n${lines.join("\n")}`);
+    process.exit(1);
   }
   return parsed.data;
 }

@@ -13,11 +13,11 @@ beforeAll(async () => {
 
 afterAll(() => t?.close());
 
-function run(script: string, args: string[], databaseUrl = t.url) {
+function run(script: string, args: string[], databaseUrl = t.url, extraEnv: Record<string, string> = {}) {
   const root = path.resolve(import.meta.dirname, "../..");
   const result = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", `scripts/${script}`, ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_CACHE_TTL_MS: "0" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_CACHE_TTL_MS: "0", ...extraEnv },
     encoding: "utf8",
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -90,5 +90,19 @@ describe("db:seed and catalog:import", () => {
     const result = run(script, args);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe("a bad configuration", () => {
+  it("stops every command with the variables named and no stack trace", () => {
+    const result = run("token.ts", ["list"], t.url, { PORT: "abc", FEE_RATE: "2" });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      [
+        "Invalid configuration (environment variables):",
+        "  PORT: Invalid input: expected number, received NaN",
+        "  FEE_RATE: Too big: expected number to be <=0.5",
+      ].join("\n"),
+    );
   });
 });
