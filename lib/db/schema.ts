@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -151,7 +152,13 @@ export const users = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     email: text("email").notNull(),
     name: text("name"),
+    /** scrypt hash in the form `scrypt$N$r$p$salt$hash` (base64url parts); null for system users. */
     passwordHash: text("password_hash"),
+    /**
+     * Standard Webhooks signing secret (`whsec_` + base64 of 32 random bytes) for this owner's
+     * callbacks; created on first need and shown on the account page.
+     */
+    webhookSecret: text("webhook_secret"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],
@@ -171,6 +178,11 @@ export const apiTokens = pgTable(
     /** SHA-256 of the whole token, hex; the token itself is never stored. */
     tokenHash: text("token_hash").notNull(),
     scopes: text("scopes").array().$type<ApiScope[]>().notNull(),
+    /**
+     * `api`: made by a person (account page, CLI) for a partner integration. `storefront`: issued
+     * by the server to a browser session for the store's own pages, short-lived and never listed.
+     */
+    purpose: text("purpose", { enum: ["api", "storefront"] }).notNull().default("api"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -179,8 +191,9 @@ export const apiTokens = pgTable(
   (t) => [
     uniqueIndex("api_tokens_hash_key").on(t.tokenHash),
     index("api_tokens_user_idx").on(t.userId),
-    check("api_tokens_scopes_known", sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create']::text[]`),
+    check("api_tokens_scopes_known", sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create', 'intents:read']::text[]`),
     check("api_tokens_name_length", sql`length(${t.name}) BETWEEN 1 AND 100`),
+    check("api_tokens_purpose_known", sql`${t.purpose} IN ('api', 'storefront')`),
   ],
 );
 
@@ -220,6 +233,14 @@ export const intents = pgTable(
     callbackUrl: text("callback_url"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** When each move happened; the transition trigger sets them, nothing else writes them. */
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    fulfilledAt: timestamp("fulfilled_at", { withTimezone: true }),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    expiredAt: timestamp("expired_at", { withTimezone: true }),
+    /** Payment provider that took the payment (`sandbox`), and its own reference for it. */
+    paymentProvider: text("payment_provider"),
+    providerPaymentId: text("provider_payment_id"),
   },
   (t) => [
     index("intents_live_gear_idx").on(t.gearItemId, t.expiresAt).where(sql`status = 'requires_payment'`),
@@ -235,5 +256,103 @@ export const intents = pgTable(
         AND ${t.feeAmount} >= 0 AND ${t.paymentAmount} > 0`,
     ),
     check("intents_currency_rub", sql`${t.currency} = 'RUB'`),
+    check(
+      "intents_status_known",
+      sql`${t.status} IN ('requires_payment', 'paid', 'fulfilled', 'canceled', 'expired')`,
+    ),
+    check(
+      "intents_status_times",
+      sql`(${t.paidAt} IS NOT NULL) = (${t.status} IN ('paid', 'fulfilled'))
+        AND (${t.fulfilledAt} IS NOT NULL) = (${t.status} = 'fulfilled')
+        AND (${t.canceledAt} IS NOT NULL) = (${t.status} = 'canceled')
+        AND (${t.expiredAt} IS NOT NULL) = (${t.status} = 'expired')`,
+    ),
+    index("intents_unswept_idx").on(t.expiresAt).where(sql`status = 'requires_payment'`),
   ],
+);
+
+/**
+ * One row per (owner, Idempotency-Key): the first successful response to a POST, replayed for
+ * 24 hours to a retry with the same body. Written in the same transaction as the intent it made.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** `POST /api/v1/gear`: a key used on one endpoint cannot be replayed on another. */
+    requestRoute: text("request_route").notNull(),
+    /** SHA-256 (hex) of the canonical JSON of the request body. */
+    requestHash: text("request_hash").notNull(),
+    responseStatus: smallint("response_status").notNull(),
+    /** The response body exactly as first sent. */
+    responseBody: text("response_body").notNull(),
+    intentId: uuid("intent_id").references(() => intents.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index("idempotency_keys_expires_idx").on(t.expiresAt),
+    check("idempotency_keys_key_shape", sql`length(${t.key}) BETWEEN 1 AND 255`),
+  ],
+);
+
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "stopped", "failed"] as const;
+
+/**
+ * The callback outbox. A row is written in the same transaction as the state change it reports,
+ * so a committed payment always has its delivery; the worker sends it and records each attempt.
+ * `pending` until a 2xx (`delivered`), a 410 (`stopped`) or the last retry fails (`failed`).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    /** Sent as `webhook-id` (`msg_` + this uuid without dashes); the receiver's dedupe key. */
+    id: uuid("id").primaryKey().defaultRandom(),
+    intentId: uuid("intent_id")
+      .notNull()
+      .references(() => intents.id, { onDelete: "cascade" }),
+    /** Whose secret signs it: the owner of the token that created the intent. */
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    url: text("url").notNull(),
+    /** The exact JSON body, fixed when the event happens, so every attempt sends the same bytes. */
+    body: text("body").notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** A worker that claims the row leases it until then; another instance skips it meanwhile. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_intent_idx").on(t.intentId),
+    check("webhook_deliveries_attempts", sql`${t.attemptCount} >= 0`),
+    check("webhook_deliveries_status_known", sql`${t.status} IN ('pending', 'delivered', 'stopped', 'failed')`),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: serial("id").primaryKey(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    /** HTTP status of the receiver's answer; null when there was none (refused, timeout, blocked). */
+    responseStatus: smallint("response_status"),
+    /** Why the attempt failed without a status, in one line. */
+    error: text("error"),
+  },
+  (t) => [uniqueIndex("webhook_attempts_delivery_attempt_key").on(t.deliveryId, t.attempt)],
 );

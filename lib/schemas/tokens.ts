@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create"] as const;
+export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create", "intents:read"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const apiScopeSchema = z.enum(API_SCOPES, { error: `scope must be one of: ${API_SCOPES.join(", ")}` });
