@@ -1,27 +1,35 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Providers } from "@/components/providers";
+import { getMessages } from "@/lib/i18n/server";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "GiftKey — игры в подарок и игровые предметы", template: "%s · GiftKey" },
-  description: "Магазин цифровых игр: подарки друзьям и игровые предметы, цены в рублях.",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getMessages();
+  return {
+    title: { default: t.common.siteTitle, template: "%s · GiftKey" },
+    description: t.common.siteDescription,
+  };
+}
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const { locale, t } = await getMessages();
   return (
-    <html lang="ru">
+    <html lang={locale}>
       <body className="min-h-screen font-sans">
-        <header className="border-b border-slate-800 bg-slate-900/80">
-          <nav className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3" aria-label="Главное меню">
-            <Link href="/" className="text-lg font-bold tracking-tight text-sky-300">
-              GiftKey
-            </Link>
-            <Link href="/docs/api" className="text-sm text-slate-300 hover:text-white">
-              API
-            </Link>
-          </nav>
-        </header>
-        {children}
+        <Providers locale={locale}>
+          <header className="border-b border-slate-800 bg-slate-900/80">
+            <nav className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3" aria-label={t.common.mainNav}>
+              <Link href="/" className="text-lg font-bold tracking-tight text-sky-300">
+                GiftKey
+              </Link>
+              <Link href="/docs/api" className="text-sm text-slate-300 hover:text-white">
+                {t.common.nav.api}
+              </Link>
+            </nav>
+          </header>
+          {children}
+        </Providers>
       </body>
     </html>
   );

@@ -28,6 +28,30 @@ const envSchema = z.object({
   /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
   EMBEDDED_PG_DIR: z.string().default(".data/pg"),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  /**
+   * Signs session cookies (next-auth). At least 32 characters; `npm start` generates one into
+   * `.data/auth-secret` when it is not set, so a fresh clone needs no configuration.
+   */
+  AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  /** Lifetime of the short-lived token the server gives a browser session for the store's own pages. */
+  STOREFRONT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
+  /** Delays before each callback retry, comma-separated (`5s`, `5m`, `2h`); after the last, the delivery fails. */
+  WEBHOOK_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,24h"),
+  /** Per-attempt limits on a callback: total time, and bytes of the receiver's answer read. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(64 * 1024),
+  /**
+   * Hosts a callback may reach even though they resolve to private or loopback addresses,
+   * comma-separated (`127.0.0.1,localhost`): for development and tests only. Empty in production.
+   */
+  WEBHOOK_ALLOW_HOSTS: z.string().default(""),
+  /** The background worker (callbacks, expiry sweep) in this process: `0` turns it off. */
+  WORKER_ENABLED: z.enum(["0", "1"]).default("1"),
+  WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** How often unpaid intents past their time are marked `expired` (stock returns without it). */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** The payment provider behind `/pay/{intentId}`; `sandbox` is the only built-in one. */
+  PAYMENT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
   /** Size of the generated demo catalog seeded into an empty database. */
   DEMO_GAMES: z.coerce.number().int().min(10).max(1_000_000).default(3000),
 });

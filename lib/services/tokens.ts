@@ -123,7 +123,7 @@ export interface CreatedToken {
 
 export async function createApiToken(
   db: Database,
-  input: { userId: string; name: string; scopes: ApiScope[]; expiresAt?: Date | null },
+  input: { userId: string; name: string; scopes: ApiScope[]; expiresAt?: Date | null; purpose?: "api" | "storefront" },
 ): Promise<CreatedToken> {
   const token = generateToken();
   const [row] = await db
@@ -135,6 +135,7 @@ export async function createApiToken(
       tokenHash: hashToken(token),
       scopes: [...new Set(input.scopes)],
       expiresAt: input.expiresAt ?? null,
+      purpose: input.purpose ?? "api",
     })
     .returning();
   if (!row) throw new Error("could not create the token");
@@ -156,8 +157,24 @@ export async function listApiTokens(db: Database, userId?: string) {
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(userId ? eq(apiTokens.userId, userId) : undefined)
+    .where(and(eq(apiTokens.purpose, "api"), userId ? eq(apiTokens.userId, userId) : undefined))
     .orderBy(desc(apiTokens.createdAt));
+}
+
+/** Owns the intents guests make through the store's own pages. */
+export const STOREFRONT_GUEST_EMAIL = "guests@storefront.giftkey.invalid";
+const STOREFRONT_SCOPES: ApiScope[] = ["catalog:read", "gifts:verify", "gear:create", "intents:read"];
+
+/**
+ * A short-lived token for one browser session of the store's own pages: the pages call the same
+ * /api/v1 endpoints as partners do, with this instead of a long-lived secret. A signed-in shopper's
+ * token belongs to them (their intents are theirs); a guest's belongs to the storefront's guest owner.
+ */
+export async function issueStorefrontToken(db: Database, userId: string | null): Promise<{ token: string; expiresAt: Date }> {
+  const owner = userId ?? (await ensureUser(db, STOREFRONT_GUEST_EMAIL, "Storefront guests"));
+  const expiresAt = new Date(Date.now() + env.STOREFRONT_TOKEN_TTL_SECONDS * 1000);
+  const created = await createApiToken(db, { userId: owner, name: "storefront session", scopes: STOREFRONT_SCOPES, expiresAt, purpose: "storefront" });
+  return { token: created.token, expiresAt };
 }
 
 /** Revokes by id or by display prefix; returns how many tokens were revoked (0 or 1). */

@@ -1,0 +1,97 @@
+import { z } from "zod";
+
+/** An /api/v1 error as the browser sees it: the contract's `{code, message}` plus the status. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+}
+
+const issuedSchema = z.object({ token: z.string(), expiresAt: z.string(), owner: z.enum(["user", "guest"]) });
+const errorBodySchema = z.object({ code: z.number(), message: z.string() });
+
+/** Renew this long before the server's expiry, so a request never leaves with a dying token. */
+const RENEW_MARGIN_MS = 60_000;
+const STORAGE_KEY = "gk.storefront-token";
+
+let pending: Promise<string> | null = null;
+
+function stored(): { token: string; expiresAt: number } | null {
+  try {
+    const parsed = issuedSchema.safeParse(JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null"));
+    if (!parsed.success) return null;
+    const expiresAt = Date.parse(parsed.data.expiresAt);
+    return expiresAt - RENEW_MARGIN_MS > Date.now() ? { token: parsed.data.token, expiresAt } : null;
+  } catch {
+    return null;
+  }
+}
+
+async function issue(): Promise<string> {
+  const response = await fetch("/api/storefront/token", { method: "POST", credentials: "same-origin" });
+  if (!response.ok) throw new ApiRequestError(response.status, "the store could not start a session; reload the page");
+  const issued = issuedSchema.parse(await response.json());
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(issued));
+  } catch {
+    // Private modes may refuse storage; the token then lives for this page only.
+  }
+  return issued.token;
+}
+
+/**
+ * The session's short-lived storefront token (see the API docs, "The store's own pages"):
+ * kept in sessionStorage for the tab, renewed before it expires, one request at a time.
+ */
+function storefrontToken(): Promise<string> {
+  const current = stored();
+  if (current) return Promise.resolve(current.token);
+  pending ??= issue().finally(() => {
+    pending = null;
+  });
+  return pending;
+}
+
+/** Drops the session's token, e.g. after sign-in or sign-out changes who owns new intents. */
+export function forgetStorefrontToken(): void {
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // nothing stored
+  }
+}
+
+/**
+ * Calls an /api/v1 endpoint from the browser with the session's token; the same endpoints and
+ * checks as any partner's call. A rejected token (expired or revoked) is renewed once.
+ */
+export async function apiFetch<T>(
+  path: `/api/v1/${string}`,
+  init: { method?: "GET" | "POST"; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const token = await storefrontToken();
+    const response = await fetch(path, {
+      method: init.method ?? "GET",
+      signal: init.signal,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (response.status === 401 && attempt === 0) {
+      forgetStorefrontToken();
+      continue;
+    }
+    const body: unknown = await response.json().catch(() => null);
+    if (response.ok) return body as T;
+    const error = errorBodySchema.safeParse(body);
+    throw new ApiRequestError(response.status, error.success ? error.data.message : `the store answered ${response.status}`);
+  }
+}
