@@ -75,13 +75,16 @@ function Fields({ schema, schemas, prefix = "" }: { schema: Schema; schemas: Rec
 
 function FieldTable({ schema, schemas }: { schema: Schema; schemas: Record<string, unknown> }) {
   return (
-    <div className="mt-2 overflow-x-auto">
+    // Focusable so a keyboard user can scroll a table wider than a phone's screen.
+    <div className="mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-sky-400" tabIndex={0} role="region" aria-label="Fields">
       <table className="w-full text-left text-sm">
         <thead className="text-slate-400">
           <tr>
             <th className="py-1 pr-3 font-medium">Field</th>
             <th className="py-1 pr-3 font-medium">Type</th>
-            <th className="py-1 pr-3 font-medium"></th>
+            <th className="py-1 pr-3 font-medium">
+              <span className="sr-only">Required</span>
+            </th>
             <th className="py-1 font-medium">Meaning</th>
           </tr>
         </thead>

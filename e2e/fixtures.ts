@@ -1,0 +1,37 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import pg from "pg";
+
+export { expect };
+
+interface Fixtures {
+  /** Runs SQL against the database of the app under test, to check what a flow wrote. */
+  dbQuery: <R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
+}
+
+export const test = base.extend<Fixtures>({
+  baseURL: async ({}, provide) => {
+    const url = process.env.E2E_BASE_URL;
+    if (!url) throw new Error("E2E_BASE_URL is not set: run the specs through playwright.config.ts (its global setup starts the app)");
+    await provide(url);
+  },
+  dbQuery: async ({}, provide) => {
+    const pool = new pg.Pool({ connectionString: process.env.E2E_DATABASE_URL, max: 2 });
+    await provide(async (text, values) => (await pool.query(text, values)).rows);
+    await pool.end();
+  },
+});
+
+/** axe-core on the current page: no serious or critical violations (WCAG 2.1 A/AA rules). */
+export async function expectAccessible(page: Page, context = ""): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const summary = blocking.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
+  expect(summary, `axe violations${context ? ` on ${context}` : ""}`).toEqual([]);
+}
+
+/** A full-page screenshot kept as a test artifact under .data/e2e/screenshots/<project>/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const project = test.info().project.name;
+  await page.screenshot({ path: `.data/e2e/screenshots/${project}/${name}.png`, fullPage: true });
+}
