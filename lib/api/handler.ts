@@ -96,9 +96,24 @@ async function authenticate(db: Database, request: Request, scope: ApiScope): Pr
 }
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const nul = pathWithNul(input);
+  // PostgreSQL text cannot hold U+0000; no field has a use for it, so it is refused by name.
+  if (nul !== null) throw new ApiError(400, `${nul || "the request"} must not contain the NUL character (U+0000)`);
   const result = schema.safeParse(input);
   if (!result.success) throw new ApiError(400, validationMessage(result.error, input));
   return result.data;
+}
+
+/** The dotted path of the first string (or key) holding U+0000, or null when there is none. */
+function pathWithNul(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes("\u0000")) return path;
+    const found = pathWithNul(inner, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 async function readJsonBody(request: Request): Promise<unknown> {
@@ -117,11 +132,29 @@ async function readJsonBody(request: Request): Promise<unknown> {
     throw new ApiError(400, "the request body is not valid UTF-8");
   }
   if (!text.trim()) throw new ApiError(400, "the request body is empty: send a JSON object");
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ApiError(400, "the request body is not valid JSON");
   }
+  // No request nests deeper than a few levels; refusing more keeps every later walk shallow.
+  if (depthExceeds(parsed, MAX_BODY_DEPTH)) throw new ApiError(400, `the request body nests more than ${MAX_BODY_DEPTH} levels deep`);
+  return parsed;
+}
+
+const MAX_BODY_DEPTH = 32;
+
+/** Whether a parsed JSON value nests deeper than `limit`; iterative, so any depth is safe to ask about. */
+function depthExceeds(root: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth > limit) return true;
+    for (const inner of Object.values(value)) stack.push([inner, depth + 1]);
+  }
+  return false;
 }
 
 const tooLarge = () => new ApiError(413, `the request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);

@@ -41,12 +41,17 @@ export const redirectUrlSchema = (field: string) =>
     )
     .meta({ format: "uri", example: "https://partner.example.com/return" });
 
+/** A store app id: positive digits that fit the database's integer (at most 2 147 483 647). */
+export function isAppId(value: string): boolean {
+  return /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647;
+}
+
 /** A positive integer id given as digits or a JSON number (`"620"` or `620`). */
 export const appIdSchema = (field: string) =>
   z
     .union([z.string(), z.number()], { error: `${field} must be the game's appId (a positive integer)` })
     .transform((v) => (typeof v === "number" ? String(v) : v.trim()))
-    .refine((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= 2_147_483_647, {
+    .refine(isAppId, {
       error: `${field} must be the game's appId (a positive integer)`,
     })
     .transform(Number)

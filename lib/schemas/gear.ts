@@ -3,6 +3,7 @@ import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
 import {
   CURRENCY_RUB,
   appIdSchema,
+  isAppId,
   attributionSchema,
   emailSchema,
   emptyToUndefined,
@@ -103,7 +104,7 @@ export const gearItemsQuerySchema = z.object({
     emptyToUndefined,
     z
       .string()
-      .regex(/^[1-9]\d{0,9}$/, { error: "platform must be the game's appId (a positive integer)" })
+      .refine(isAppId, { error: "platform must be the game's appId (a positive integer)" })
       .transform(Number)
       .optional()
       .meta({ description: "Only items of this platform (appId)" }),

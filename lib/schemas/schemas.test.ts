@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { validationMessage } from "./validation";
 import { catalogQuerySchema } from "./catalog";
+import { isAppId } from "./common";
 import { gearIntentRequestSchema } from "./gear";
 import { giftVerifyRequestSchema } from "./gifts";
 
@@ -124,5 +125,21 @@ describe("gearIntentRequestSchema", () => {
     [{ ...gear, email: undefined }, "email is required"],
   ])("%j -> %s", (input, message) => {
     expect(messageFor(gearIntentRequestSchema, input)).toBe(message);
+  });
+});
+
+describe("isAppId", () => {
+  it.each([
+    ["620", true],
+    ["2147483647", true],
+    ["2147483648", false],
+    ["9999999999", false],
+    ["0", false],
+    ["0620", false],
+    ["-1", false],
+    ["6.2", false],
+    ["", false],
+  ])("%j is %s", (value, expected) => {
+    expect(isAppId(value)).toBe(expected);
   });
 });

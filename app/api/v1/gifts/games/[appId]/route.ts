@@ -2,12 +2,13 @@
 import { notFound } from "@/lib/api/errors";
 import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
 import { gameLangQuerySchema } from "@/lib/schemas/catalog";
+import { isAppId } from "@/lib/schemas/common";
 import { getGameOrThrow } from "@/lib/services/catalog";
 
 export const GET = withApi<typeof gameLangQuerySchema, undefined, { appId: string }>(
   { scope: "catalog:read", query: gameLangQuerySchema },
   async ({ db, query, params, request }) => {
-    if (!/^[1-9]\d{0,9}$/.test(params.appId)) throw notFound(`game ${params.appId} not found`);
+    if (!isAppId(params.appId)) throw notFound(`game ${params.appId} not found`);
     return json(await getGameOrThrow(db, Number(params.appId), query.lang, publicOrigin(request)));
   },
 );
