@@ -15,6 +15,7 @@ import { env } from "@/lib/env";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
+import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, type LoadSpec, type Measurement } from "./bench/load";
 import { freeLoopbackPort, stopChild } from "./lib/processes";
 import { assess, mib, ms, printReport, type Durability, type Kind, type Row } from "./bench/report";
@@ -46,6 +47,9 @@ const { values: args } = parseArgs({
     connections: { type: "string" },
     quick: { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
+    soak: { type: "boolean", default: false },
+    minutes: { type: "string" },
+    rate: { type: "string" },
   },
 });
 const options = {
@@ -53,6 +57,9 @@ const options = {
   duration: intArg("duration", args.duration, args.quick ? 3 : 10, 1, 600),
   connections: intArg("connections", args.connections, 32, 1, 1000),
   fresh: args.fresh ?? false,
+  soak: args.soak ?? false,
+  soakMinutes: intArg("minutes", args.minutes, 5, 1, 240),
+  soakRate: intArg("rate", args.rate, 200, 1, 100_000),
 };
 
 // ---- everything started is stopped again, in reverse order, on any exit ----
@@ -80,6 +87,7 @@ interface Scenario {
 }
 
 async function main(): Promise<void> {
+  if (options.soak) return soakMode();
   const startedAt = new Date();
   console.log(`Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`);
 
@@ -398,12 +406,80 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
   console.log(`Next (${label}${extraEnv.CATALOG_CACHE_TTL_MS ? `, CATALOG_CACHE_TTL_MS=${extraEnv.CATALOG_CACHE_TTL_MS}` : ""}) on ${origin}, log ${logFile}.`);
   return {
     origin,
+    pid: child.pid ?? 0,
     stop: async () => {
       const bytes = await stop();
       console.log(`Next (${label}) stopped; peak RSS ${mib(bytes)}.`);
       return bytes;
     },
   };
+}
+
+/**
+ * `--soak`: the production server as configured, a steady mixed load (14 catalog reads of five
+ * kinds, 3 gift verifications, 3 gear reservations in every 20 requests) for `--minutes` at
+ * `--rate` requests per second, with error rate, latency and memory reported every 10 s.
+ */
+async function soakMode(): Promise<void> {
+  const startedAt = new Date();
+  const seconds = options.soakMinutes * 60;
+  console.log(`Soak: ${options.games} games, ${options.soakMinutes} min at ${options.soakRate} requests/s, ${options.connections} connections.`);
+  const adminUrl = await postgresServer();
+  const db = await prepareDatabase(adminUrl);
+  const pool = createPool(db.url, 2);
+  stops.push(() => pool.end());
+  buildIfNeeded();
+  const next = await startNext(db.url, "soak", {});
+  const headers = { authorization: `Bearer ${db.token}` };
+  const { scenarios } = await planCatalog(next.origin, headers);
+  let item = 0;
+  const gear = {
+    kind: "gear",
+    method: "POST",
+    path: "/api/v1/gear",
+    body: () => JSON.stringify({ account: GEAR_ACCOUNT, platform: GEAR_PLATFORM, item: GEAR_ITEMS[item++ % GEAR_ITEMS.length], email: "soak@example.com" }),
+  } as const;
+  const gift = { kind: "gift", method: "POST", path: "/api/v1/gifts/verify", body: () => GIFT_BODY } as const;
+  const reads = scenarios.map((sc) => ({ kind: "catalog", method: "GET", path: sc.path }) as const);
+  const cycle: SoakRequest[] = [];
+  for (let i = 0; i < 14; i++) cycle.push(reads[i % reads.length]!);
+  cycle.splice(4, 0, gift, gear);
+  cycle.splice(11, 0, gift, gear);
+  cycle.push(gift, gear);
+
+  console.log("\n  time   requests    rps   errors  non-2xx   p50 ms   p99 ms   RSS");
+  const windows = await soak(
+    { origin: next.origin, pid: next.pid, headers, cycle, seconds, windowSeconds: 10, rate: options.soakRate, connections: options.connections },
+    (w) =>
+      console.log(
+        `  ${`${w.at.toFixed(0)} s`.padStart(5)}  ${String(w.requests).padStart(8)}  ${w.rps.toFixed(0).padStart(5)}  ${String(w.errors).padStart(7)}  ${String(w.non2xx).padStart(7)}  ${ms(w.p50).padStart(7)}  ${ms(w.p99).padStart(7)}   ${mib(w.rssBytes)}`,
+      ),
+  );
+  await next.stop();
+
+  const total = windows.reduce((n, w) => n + w.requests, 0);
+  const failed = windows.reduce((n, w) => n + w.errors + w.non2xx, 0);
+  // The first minute includes warm-up (JIT, caches, pool growth); trends are read after it.
+  const full = windows.filter((w) => w.seconds >= 5);
+  const settled = full.filter((w) => w.at > 60);
+  const trend = settled.length >= 2 ? settled : full;
+  const span = trend === settled ? "after warm-up" : "whole run (too short to leave out the first minute)";
+  const rssSlope = slope(trend.map((w) => [w.at / 60, w.rssBytes / 2 ** 20]));
+  const p99Slope = slope(trend.map((w) => [w.at / 60, w.p99]));
+  const first = trend[0];
+  const last = trend.at(-1);
+  console.log(`\nSoak summary: ${total} requests in ${options.soakMinutes} min, ${failed} failed (${((failed / Math.max(total, 1)) * 100).toFixed(3)} %).`);
+  if (first && last) {
+    console.log(`  memory, ${span}: ${mib(first.rssBytes)} -> ${mib(last.rssBytes)}, trend ${rssSlope >= 0 ? "+" : ""}${rssSlope.toFixed(2)} MiB/min`);
+    console.log(`  p99, ${span}: ${ms(first.p99)} -> ${ms(last.p99)} ms, trend ${p99Slope >= 0 ? "+" : ""}${p99Slope.toFixed(3)} ms/min`);
+  }
+  const file = path.join("bench-results", `soak-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ startedAt: startedAt.toISOString(), options, total, failed, rssSlopeMiBPerMin: rssSlope, p99SlopeMsPerMin: p99Slope, windows }, null, 2)}\n`,
+  );
+  console.log(`Results: ${file}`);
 }
 
 function intArg(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

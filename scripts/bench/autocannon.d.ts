@@ -24,6 +24,8 @@ declare module "autocannon" {
       requests?: Request[];
       /** Seconds before a request counts as timed out. */
       timeout?: number;
+      /** Requests per second across all connections (a steady rate instead of as fast as possible). */
+      overallRate?: number;
     }
 
     interface Stats {

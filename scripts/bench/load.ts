@@ -79,7 +79,7 @@ export function sampleTreeRss(rootPid: number, everyMs = 100): { stop(): number 
   };
 }
 
-function treeRssBytes(rootPid: number): number {
+export function treeRssBytes(rootPid: number): number {
   let total = 0;
   const pending = [rootPid];
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
