@@ -43,7 +43,9 @@ export async function startReceiver(answer: ReceiverAnswer = (_, res) => res.wri
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
-    answer: (fn) => (current = fn),
+    answer: (fn) => {
+      current = fn;
+    },
     async waitForRequests(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
