@@ -224,7 +224,7 @@ describe("the receiver the API guide shows", () => {
     const file = path.join(dir, "receiver.mjs");
     const port = await freeLoopbackPort();
     fs.writeFileSync(file, `${RECEIVER_VERIFY_SOURCE}\n${RECEIVER_SERVER_SOURCE.replace(".listen(8080)", `.listen(${port}, "127.0.0.1")`)}`);
-    child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH, GIFTKEY_WEBHOOK_SECRET: secret }, stdio: "ignore" });
+    child = spawn(process.execPath, [file], { env: { ...process.env, GIFTKEY_WEBHOOK_SECRET: secret }, stdio: "ignore" });
     const url = `http://127.0.0.1:${port}`;
     await until(() => fetch(url, { method: "POST" }).then((r) => r.status === 401, () => false), 10_000, "the guide's receiver listening");
     return url;
