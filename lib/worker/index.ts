@@ -45,14 +45,17 @@ export async function stopBackgroundWorker(): Promise<void> {
 /**
  * On SIGTERM or SIGINT the worker stops claiming and finishes what it is sending. `next start`
  * handles the same signals by closing its HTTP server and then calling process.exit, with no hook
- * to wait on, so that exit is held until the worker has drained (at most one callback timeout).
+ * to wait on, so that exit is held until the worker has drained (at most one callback timeout and 2 s).
  * Without this, an attempt cut mid-flight would be sent again by another instance once its
  * lease ran out: harmless for receivers that dedupe, but a duplicate all the same.
  */
 function stopOnTermination(runner: BackgroundRunner): void {
   let stopped: Promise<void> | null = null;
+  // Bounded: an attempt ends within its timeout, but a database that stopped answering must not
+  // keep a terminating process alive (the launcher and orchestrators SIGKILL at ~15 s anyway).
+  const graceMs = env.WEBHOOK_TIMEOUT_MS + 2_000;
   const onSignal = () => {
-    stopped ??= runner.stop();
+    stopped ??= Promise.race([runner.stop(), new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())]);
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
