@@ -156,8 +156,10 @@ describe("the webhook worker", () => {
     const paid = await payIntentWithCallback(t.db, `${receiver.url}/in-flight`);
     const runner = startWorker(t.db);
     await receiver.waitForRequests(1);
+    const stopping = runner.stop();
+    // Due while the worker drains: it must stay for the next worker, not be claimed now.
     const later = await payIntentWithCallback(t.db, `${receiver.url}/later`);
-    await runner.stop();
+    await stopping;
     expect(answered).toBeGreaterThan(0);
     expect(await delivery(paid.deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1, lockedUntil: null });
     expect(await delivery(later.deliveryId)).toMatchObject({ status: "pending", attemptCount: 0, lockedUntil: null });
