@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/schedule";
 
 /**
  * The one validated view of the process environment. Nothing else reads `process.env`;
@@ -35,8 +36,15 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   /** Lifetime of the short-lived token the server gives a browser session for the store's own pages. */
   STOREFRONT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
-  /** Delays before each callback retry, comma-separated (`5s`, `5m`, `2h`); after the last, the delivery fails. */
-  WEBHOOK_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,24h"),
+  /**
+   * Delays before each callback retry, comma-separated, each a whole number with `ms`, `s`, `m`, `h`
+   * or `d`. The first attempt is immediate; when the attempt after the last delay fails too, the
+   * delivery is `failed`.
+   */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .refine((s) => parseRetrySchedule(s) !== null, { error: "must be delays such as 5s,5m,30m,2h (units ms, s, m, h, d)" }),
   /** Per-attempt limits on a callback: total time, and bytes of the receiver's answer read. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(64 * 1024),

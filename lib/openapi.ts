@@ -5,6 +5,7 @@ import { errorSchema } from "@/lib/schemas/common";
 import { gearIntentRequestSchema, gearIntentResponseSchema, gearItemsQuerySchema, gearItemsResponseSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
 import { API_SCOPES } from "@/lib/schemas/tokens";
+import { CALLBACK_WEBHOOKS, CALLBACKS_GUIDE } from "@/lib/webhooks/guide";
 
 // The API's documented decisions, in the product's words. The reference page renders these too.
 export const API_GUIDE: { title: string; body: string[] }[] = [
@@ -59,6 +60,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "`successUrl`, `failureUrl` and `callbackUrl` must be absolute https:// URLs (http:// only for localhost, for development); anything else, such as `javascript:`, is 400.",
     ],
   },
+  CALLBACKS_GUIDE,
   {
     title: "Errors and limits",
     body: [
@@ -197,6 +199,7 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         },
       },
     },
+    webhooks: CALLBACK_WEBHOOKS,
     components: {
       schemas,
       securitySchemes: {

@@ -50,7 +50,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const log = fs.openSync(logFile, "w");
   const server = spawn(process.execPath, [nextBin(root), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      NODE_ENV: "production",
+      // Callbacks in HTTP tests go to receivers on this machine, and retry within a test's time.
+      WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
+      WEBHOOK_RETRY_SCHEDULE: "200ms,500ms,1s",
+      WORKER_POLL_MS: "100",
+    },
     stdio: ["ignore", log, log],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -41,11 +41,15 @@ export default function ApiReferencePage() {
       {API_GUIDE.map((section) => (
         <section key={section.title} id={anchor(section.title)} className="mt-10">
           <h2 className="text-xl font-semibold">{section.title}</h2>
-          {section.body.map((p) => (
-            <p key={p} className="mt-3 leading-relaxed text-slate-300">
-              <Inline text={p} />
-            </p>
-          ))}
+          {section.body.map((p) =>
+            p.startsWith("```") ? (
+              <CodeBlock key={p} fenced={p} />
+            ) : (
+              <p key={p} className="mt-3 leading-relaxed text-slate-300">
+                <Inline text={p} />
+              </p>
+            ),
+          )}
         </section>
       ))}
       {operations.map(({ path, method, op }) => (
@@ -73,5 +77,15 @@ export function Inline({ text }: { text: string }) {
         ),
       )}
     </>
+  );
+}
+
+/** A fenced block of the guide (```js … ```): scrollable, and reachable by keyboard to scroll it. */
+function CodeBlock({ fenced }: { fenced: string }) {
+  const code = fenced.replace(/^```\w*\n/, "").replace(/\n?```$/, "");
+  return (
+    <pre tabIndex={0} className="mt-3 overflow-x-auto rounded border border-slate-800 bg-slate-900 p-4 text-sm leading-relaxed text-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-400">
+      <code>{code}</code>
+    </pre>
   );
 }
