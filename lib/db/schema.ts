@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { INTENT_STATUSES } from "../intents/states";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -197,7 +198,7 @@ export const apiTokens = pgTable(
   ],
 );
 
-export const INTENT_STATUSES = ["requires_payment", "paid", "fulfilled", "canceled", "expired"] as const;
+export { INTENT_STATUSES };
 
 export const intents = pgTable(
   "intents",
