@@ -8,7 +8,7 @@ export default async function PaymentNotFound() {
       <h1 className="text-3xl font-bold tracking-tight">{t.pay.notFound.title}</h1>
       <p className="mt-3 text-slate-300">{t.pay.notFound.text}</p>
       <p className="mt-6">
-        <Link href="/" className="rounded-md bg-sky-600 px-4 py-2 font-medium text-white hover:bg-sky-500">
+        <Link href="/" className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
           {t.pay.outcome.backToStore}
         </Link>
       </p>

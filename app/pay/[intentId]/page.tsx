@@ -47,7 +47,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
                 type="submit"
                 name="choice"
                 value="pay"
-                className="flex-1 rounded-md bg-emerald-600 px-5 py-3 text-lg font-semibold text-white hover:bg-emerald-500"
+                className="flex-1 rounded-md bg-emerald-700 px-5 py-3 text-lg font-semibold text-white hover:bg-emerald-800"
               >
                 {format(t.pay.actions.pay, { amount: formatRub(view.paymentAmount, intlLocale(locale)) })}
               </button>

@@ -131,16 +131,16 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
       <p className="mt-2 text-slate-200">{texts[view.status]}</p>
       <p className="mt-4 flex flex-wrap gap-3">
         {view.status === "requires_payment" ? (
-          <Link href={`/pay/${view.id}`} className="rounded-md bg-sky-600 px-4 py-2 font-medium text-white hover:bg-sky-500">
+          <Link href={`/pay/${view.id}`} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
             {t.outcome.toPayment}
           </Link>
         ) : back ? (
           // A URL the partner gave when creating the intent, validated then (https only).
-          <a href={back} className="rounded-md bg-sky-600 px-4 py-2 font-medium text-white hover:bg-sky-500">
+          <a href={back} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
             {t.outcome.backToPartner}
           </a>
         ) : (
-          <Link href="/" className="rounded-md bg-sky-600 px-4 py-2 font-medium text-white hover:bg-sky-500">
+          <Link href="/" className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
             {t.outcome.backToStore}
           </Link>
         )}
