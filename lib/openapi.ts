@@ -134,7 +134,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   name: "Idempotency-Key",
   in: "header",
   required: false,
-  description: "1 to 255 printable ASCII characters; the same key and body within 24 hours replays the first response",
+  description: "A request header: printable ASCII, a UUID for example; the same key and body within 24 hours replays the first response",
   schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 

@@ -10,7 +10,7 @@ export const intentStatusSchema = z.enum(INTENT_STATUSES).meta({
 });
 
 const timestamp = (description: string) => z.iso.datetime({ offset: true }).meta({ description });
-const stamp = (description: string) => timestamp(description).nullable();
+const stamp = (description: string) => z.iso.datetime({ offset: true }).nullable().meta({ description });
 
 /** GET /intents/{intentId}, and the `data` of every callback about an intent. */
 export const intentSchema = z
@@ -24,7 +24,7 @@ export const intentSchema = z
     paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks" }),
     currency: z.literal(CURRENCY_RUB),
     feeMode: z.enum(FEE_MODES),
-    promoCode: z.string().nullable(),
+    promoCode: z.string().nullable().meta({ description: "The promo code applied, upper-case" }),
     gift: z
       .object({
         appId: z.int(),
@@ -34,6 +34,7 @@ export const intentSchema = z
         region: z.string(),
         inviteUrl: z.string(),
       })
+      .meta({ id: "IntentGift" })
       .nullable()
       .meta({ description: "What is gifted; null for gear" }),
     gear: z
@@ -45,14 +46,15 @@ export const intentSchema = z
         tradeLink: z.string().nullable(),
         storeId: z.string().nullable(),
       })
+      .meta({ id: "IntentGear" })
       .nullable()
       .meta({ description: "What gear is bought and for whom; null for gifts" }),
     email: z.string(),
     attribution: attributionSchema.nullable(),
     paymentUrl: z.url().meta({ description: "The payment page to send the buyer to" }),
-    successUrl: z.string().nullable(),
-    failureUrl: z.string().nullable(),
-    callbackUrl: z.string().nullable(),
+    successUrl: z.string().nullable().meta({ description: "Where the payment page sends the buyer after paying" }),
+    failureUrl: z.string().nullable().meta({ description: "Where the payment page sends the buyer after declining" }),
+    callbackUrl: z.string().nullable().meta({ description: "Notified when the intent is paid" }),
     createdAt: timestamp("When the intent was created"),
     expiresAt: timestamp("Until when it can be paid (and holds its gear unit)"),
     paidAt: stamp("When it was paid"),
