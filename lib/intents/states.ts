@@ -17,16 +17,6 @@ export function canTransition(from: IntentStatus, to: IntentStatus): boolean {
   return INTENT_TRANSITIONS[from].includes(to);
 }
 
-/** No move leaves it. `paid` is not final: it still moves to `fulfilled`. */
-export function isFinal(status: IntentStatus): boolean {
-  return INTENT_TRANSITIONS[status].length === 0;
-}
-
-/** Ended without payment: the reservation and the promo-code use are given back. */
-export function endedUnpaid(status: IntentStatus): boolean {
-  return status === "canceled" || status === "expired";
-}
-
 export class IntentTransitionError extends Error {
   constructor(
     readonly from: IntentStatus,

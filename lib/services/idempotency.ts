@@ -5,10 +5,10 @@ import type { Database, Transaction } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { badRequest, conflict } from "@/lib/api/errors";
 
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const REPLAYED_HEADER = "Idempotent-Replayed";
 /** How long a key answers with its first response; after that it is as if never used. */
-export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
@@ -34,7 +34,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function requestHash(body: unknown): string {
+function requestHash(body: unknown): string {
   return createHash("sha256").update(canonicalJson(body)).digest("hex");
 }
 

@@ -81,7 +81,7 @@ async function selectView(db: DbExecutor, where: SQL | undefined) {
 /** An intent with what it buys, as of now (see `status`). */
 export type IntentView = NonNullable<Awaited<ReturnType<typeof selectView>>>;
 
-export function toPublicIntent(view: IntentView, origin: string): PublicIntent {
+function toPublicIntent(view: IntentView, origin: string): PublicIntent {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     id: view.id,

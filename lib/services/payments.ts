@@ -15,8 +15,8 @@ export const PAYMENT_CHOICES = ["pay", "decline"] as const;
 export type PaymentChoice = (typeof PAYMENT_CHOICES)[number];
 
 /** The store's own page for an intent's outcome, used when the intent has no redirect URL of its own. */
-export const resultPagePath = (intentId: string) => `/pay/${intentId}/result`;
-export const paymentPagePath = (intentId: string) => `/pay/${intentId}`;
+const resultPagePath = (intentId: string) => `/pay/${intentId}/result`;
+const paymentPagePath = (intentId: string) => `/pay/${intentId}`;
 
 // Only URLs stored (and validated) when the intent was created, or the store's own pages: nothing
 // a request carries can choose where the buyer is sent, so the page is no open redirect.
