@@ -4,6 +4,7 @@ import { CATALOG_MAX_LIMIT, catalogQuerySchema, catalogResponseSchema, gameDetai
 import { errorSchema } from "@/lib/schemas/common";
 import { gearIntentRequestSchema, gearIntentResponseSchema, gearItemsQuerySchema, gearItemsResponseSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
+import { intentSchema } from "@/lib/schemas/intents";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { CALLBACK_WEBHOOKS, CALLBACKS_GUIDE } from "@/lib/webhooks/guide";
 
@@ -13,7 +14,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
     title: "Authentication",
     body: [
       "Every /api/v1 request carries `Authorization: Bearer <token>`. Tokens look like `gk_live_` followed by 43 letters and digits, are stored only as a SHA-256 hash, are shown once when created, may expire, can be revoked, and record when they were last used (to the minute).",
-      `A token holds one or more scopes: ${API_SCOPES.map((s) => `\`${s}\``).join(", ")}. The catalog, game and gear-item reads need \`catalog:read\`; POST /gifts/verify needs \`gifts:verify\`; POST /gear needs \`gear:create\`.`,
+      `A token holds one or more scopes: ${API_SCOPES.map((s) => `\`${s}\``).join(", ")}. The catalog, game and gear-item reads need \`catalog:read\`; POST /gifts/verify needs \`gifts:verify\`; POST /gear needs \`gear:create\`; GET /intents/{intentId} needs \`intents:read\`.`,
       "A missing, malformed, unknown, expired or revoked token is 401 with a `WWW-Authenticate: Bearer` challenge; a valid token without the scope is 403.",
       "Each server process reuses a successful token lookup for up to AUTH_CACHE_TTL_MS (5 s by default), so a revocation takes effect at once on the instance that made it and within 5 seconds everywhere else. Expiry is checked on every request.",
       "Operators create tokens with `npm run --silent token:create -- --name NAME [--scopes catalog:read,gifts:verify] [--expires-in 30d]` (the token is the last line printed), list them with `npm run token:list` and revoke with `npm run token:revoke -- ID_OR_PREFIX`.",
@@ -60,6 +61,34 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "`successUrl`, `failureUrl` and `callbackUrl` must be absolute https:// URLs (http:// only for localhost, for development); anything else, such as `javascript:`, is 400.",
     ],
   },
+  // Intent lifecycle: states, the payment page, idempotency.
+  {
+    title: "Intent states",
+    body: [
+      "Every intent has a `status`. The only moves: `requires_payment` → `paid` → `fulfilled`, or `requires_payment` → `canceled` (the buyer declined) or `expired` (not paid in time). Each move records its time (`paidAt`, `fulfilledAt`, `canceledAt`, `expiredAt`); the database itself refuses any other move, so `fulfilled`, `canceled` and `expired` are final.",
+      "GET /intents/{intentId} returns the status, the amounts, what is bought, the attribution, the times and the URLs. A token sees the intents created with any token of the same owner; an id that is malformed, unknown or someone else's is 404, all alike.",
+      "An unpaid intent is `expired` the moment `expiresAt` passes (INTENT_TTL_SECONDS after creation, 15 minutes by default): it reads so at once, with `expiredAt` = `expiresAt`, can no longer be paid, and its gear unit is free for others at once. A background sweep records the expiry in the database within SWEEP_INTERVAL_MS (1 minute); what a reader sees does not change when it does.",
+      "A promo-code use comes back when the intent is canceled, or when the sweep records its expiry; a paid intent keeps it.",
+      "`callbackUrl` is notified of payments only (`intent.paid`, `data` = the intent as GET /intents/{intentId} returns it). Declines and expiries send nothing, so a receiver can never mistake one for a sale; read them with GET /intents/{intentId}.",
+    ],
+  },
+  {
+    title: "Payment page",
+    body: [
+      "POST /gifts/verify and POST /gear answer with `paymentUrl`: the store's payment page /pay/{intentId}, which shows what is bought, the amount and the time left, with Pay and Decline. It works without JavaScript. Whoever holds the link may pay, as with a hosted checkout session; the id is a random UUID.",
+      "After Pay or Decline the buyer is redirected (303) to the intent's `successUrl` or `failureUrl` exactly as given when the intent was created (put your own order reference in it), or to the store's result page /pay/{intentId}/result when there is none. Only those validated URLs are ever used, so the page cannot be made an open redirect. `successUrl`, `failureUrl` and `callbackUrl` are accepted by POST /gifts/verify too.",
+      "Pressing Pay again on a paid intent (or Decline on a declined one) lands where the first press did. Paying an expired or declined intent is refused, nothing is charged, and the page says why.",
+      "PAYMENT_PROVIDER picks who takes the money. The built-in `sandbox` takes none and marks the page as a test (Тестовый режим / Sandbox); a real provider (YooKassa, Stripe) is one more adapter behind the same page.",
+    ],
+  },
+  {
+    title: "Idempotency",
+    body: [
+      "POST /gifts/verify and POST /gear accept an `Idempotency-Key` header: 1 to 255 printable ASCII characters, a UUID for example (anything else is 400). Keys belong to the token's owner: every token of one owner shares them.",
+      "For 24 hours, the same key with the same body (compared as JSON, so key order and spacing do not matter) returns the first response again, the same status and body with `Idempotent-Replayed: true`, and creates nothing. The same key with a different body, or on the other endpoint, is 409. Concurrent requests with one key wait for the first and replay it: one intent is created.",
+      "Only successful (2xx) responses are kept. A request that fails (400, 404, 409 out of stock, 500) leaves no trace, so a retry with the same key runs again, for example after correcting the body or once stock is back. After 24 hours a key counts as new.",
+    ],
+  },
   CALLBACKS_GUIDE,
   {
     title: "Errors and limits",
@@ -103,6 +132,13 @@ const errorResponses = (statuses: Record<number, string>) =>
 
 const AUTH_ERRORS = { 401: "Missing, invalid, expired or revoked token", 403: "The token lacks the scope" };
 const BODY_ERRORS = { 413: "Body over 64 KiB", 415: "Body is not application/json" };
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "A request header: printable ASCII, a UUID for example; the same key and body within 24 hours replays the first response",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
 
 export function buildOpenApiDocument(serverUrl = "/api/v1") {
   const inputs = componentSchemas("input");
@@ -155,14 +191,15 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           operationId: "verifyGift",
           summary: "Check a gift can be bought and create an intent with the amount to pay",
           "x-scope": "gifts:verify",
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: json(giftVerifyRequestSchema) },
           responses: {
-            201: { description: "Intent created", content: json(giftVerifyResponseSchema) },
+            201: { description: "Intent created (or replayed for an Idempotency-Key)", content: json(giftVerifyResponseSchema) },
             ...errorResponses({
-              400: "Invalid field, or an unknown, expired, used-up or inapplicable promo code",
+              400: "Invalid field or Idempotency-Key, or an unknown, expired, used-up or inapplicable promo code",
               ...AUTH_ERRORS,
               404: "Unknown game, or a package that is not the game's",
-              409: "Not purchasable now (coming soon, no price) or not giftable to the region",
+              409: "Not purchasable now (coming soon, no price), not giftable to the region, or the Idempotency-Key was used with another body",
               ...BODY_ERRORS,
             }),
           },
@@ -173,14 +210,15 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           operationId: "createGearIntent",
           summary: "Reserve a gear item for a gamer's account and create an intent",
           "x-scope": "gear:create",
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: { required: true, content: json(gearIntentRequestSchema) },
           responses: {
-            201: { description: "Item reserved and intent created", content: json(gearIntentResponseSchema) },
+            201: { description: "Item reserved and intent created (or replayed for an Idempotency-Key)", content: json(gearIntentResponseSchema) },
             ...errorResponses({
-              400: "Invalid field (account, trade link, URL, fee ...) or promo code",
+              400: "Invalid field (account, trade link, URL, fee ...), promo code or Idempotency-Key",
               ...AUTH_ERRORS,
               404: "Unknown platform or item",
-              409: "Out of stock",
+              409: "Out of stock, or the Idempotency-Key was used with another body",
               ...BODY_ERRORS,
             }),
           },
@@ -195,6 +233,18 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           responses: {
             200: { description: "A page of items", content: json(gearItemsResponseSchema) },
             ...errorResponses({ 400: "A parameter is invalid", ...AUTH_ERRORS }),
+          },
+        },
+      },
+      "/intents/{intentId}": {
+        get: {
+          operationId: "getIntent",
+          summary: "An intent's status, amounts, what is bought and the time of each move",
+          "x-scope": "intents:read",
+          parameters: [{ name: "intentId", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            200: { description: "The intent, as of now (an unpaid intent past expiresAt is expired)", content: json(intentSchema) },
+            ...errorResponses({ ...AUTH_ERRORS, 404: "No such intent among those of the token's owner" }),
           },
         },
       },

@@ -1,29 +1,36 @@
 import "server-only";
 import { z } from "zod";
-import { getDb, type Database } from "@/lib/db/client";
+import { getDb, type Database, type DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { ApiScope } from "@/lib/schemas/tokens";
 import { authenticateToken, type AuthToken } from "@/lib/services/tokens";
+import { readIdempotencyKey, withIdempotency } from "@/lib/services/idempotency";
 import { validationMessage } from "@/lib/schemas/validation";
 import { ApiError, errorResponse, forbidden, unauthorized } from "./errors";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export interface ApiContext<Q, B, P> {
+export interface ApiContext<Q, B, P, D = Database> {
   request: Request;
   requestId: string;
   token: AuthToken;
-  db: Database;
+  /** For an idempotent route, the transaction its Idempotency-Key is stored in when one was sent. */
+  db: D;
   query: Q;
   body: B;
   params: P;
 }
 
-interface ApiOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+interface ApiOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, I extends boolean> {
   /** The scope a token must hold; every /api/v1 route needs one. */
   scope: ApiScope;
   query?: Q;
   body?: B;
+  /**
+   * Honour `Idempotency-Key` (lib/services/idempotency.ts): the handler runs inside the key's
+   * transaction and its 2xx response is replayed to a retry with the same key and body.
+   */
+  idempotent?: I;
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -37,25 +44,42 @@ export function withApi<
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   P = Record<string, string>,
->(options: ApiOptions<Q, B>, handler: (ctx: ApiContext<Output<Q>, Output<B>, P>) => Promise<Response> | Response) {
+  I extends boolean = false,
+>(
+  options: ApiOptions<Q, B, I>,
+  handler: (ctx: ApiContext<Output<Q>, Output<B>, P, I extends true ? DbExecutor : Database>) => Promise<Response> | Response,
+) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
     let response: Response;
     try {
       const db = getDb();
       const token = await authenticate(db, request, options.scope);
+      const idempotencyKey = options.idempotent ? readIdempotencyKey(request) : null;
       const query = options.query ? parse(options.query, Object.fromEntries(new URL(request.url).searchParams)) : undefined;
-      const body = options.body ? parse(options.body, await readJsonBody(request)) : undefined;
+      const rawBody = options.body ? await readJsonBody(request) : undefined;
+      const body = options.body ? parse(options.body, rawBody) : undefined;
       const params = context?.params ? await context.params : ({} as P);
-      response = await handler({
-        request,
-        requestId,
-        token,
-        db,
-        query: query as Output<Q>,
-        body: body as Output<B>,
-        params,
-      });
+      const run = (executor: DbExecutor) =>
+        Promise.resolve(
+          handler({
+            request,
+            requestId,
+            token,
+            db: executor as I extends true ? DbExecutor : Database,
+            query: query as Output<Q>,
+            body: body as Output<B>,
+            params,
+          }),
+        );
+      response =
+        idempotencyKey === null
+          ? await run(db)
+          : await withIdempotency(
+              db,
+              { userId: token.userId, key: idempotencyKey, route: `${request.method} ${new URL(request.url).pathname}`, body: rawBody },
+              run,
+            );
     } catch (err) {
       response = toErrorResponse(err, request, requestId);
     }

@@ -35,3 +35,6 @@ export { schema };
 
 /** The handle a `db.transaction(async (tx) => ...)` callback receives. */
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** The pool or a transaction: services that write take either, so a caller can make them part of its own transaction. */
+export type DbExecutor = Database | Transaction;

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { INTENT_STATUSES } from "../intents/states";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -197,7 +198,7 @@ export const apiTokens = pgTable(
   ],
 );
 
-export const INTENT_STATUSES = ["requires_payment", "paid", "fulfilled", "canceled", "expired"] as const;
+export { INTENT_STATUSES };
 
 export const intents = pgTable(
   "intents",
@@ -333,7 +334,8 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
-    index("webhook_deliveries_intent_idx").on(t.intentId),
+    // One delivery per event of an intent: a second enqueue of the same event is a bug, refused here.
+    uniqueIndex("webhook_deliveries_intent_event_key").on(t.intentId, t.eventType),
     check("webhook_deliveries_attempts", sql`${t.attemptCount} >= 0`),
     check("webhook_deliveries_status_known", sql`${t.status} IN ('pending', 'delivered', 'stopped', 'failed')`),
   ],

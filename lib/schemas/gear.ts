@@ -94,6 +94,7 @@ export const gearIntentResponseSchema = z
     paymentAmount: z.int().meta({ description: "What the gamer pays, kopecks" }),
     paymentCurrency: z.literal(CURRENCY_RUB),
     message: z.string(),
+    paymentUrl: z.url().meta({ description: "The payment page to send the gamer to" }),
   })
   .meta({ id: "GearIntentResponse" });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isInviteUrl } from "@/lib/steam";
 import { FEE_MODES } from "@/lib/money";
-import { CURRENCY_RUB, appIdSchema, emailSchema, promoCodeSchema } from "./common";
+import { CURRENCY_RUB, appIdSchema, emailSchema, promoCodeSchema, redirectUrlSchema } from "./common";
 
 export const GIFT_PLATFORM = "store-gift" as const;
 
@@ -44,6 +44,11 @@ export const giftVerifyRequestSchema = z
       email: emailSchema(),
       fee: z.enum(FEE_MODES, { error: `fee must be one of: ${FEE_MODES.join(", ")}` }),
       code: promoCodeSchema.optional(),
+      // Beyond the original description, as on POST /gear: where the payment page sends the buyer
+      // back, and where the store reports the payment.
+      successUrl: redirectUrlSchema("successUrl").optional(),
+      failureUrl: redirectUrlSchema("failureUrl").optional(),
+      callbackUrl: redirectUrlSchema("callbackUrl").optional(),
     },
     { error: "the request body must be a JSON object" },
   )
@@ -58,6 +63,7 @@ export const giftVerifyResponseSchema = z
     intentId: z.uuid(),
     paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks, fee and promo code applied" }),
     paymentCurrency: z.literal(CURRENCY_RUB),
+    paymentUrl: z.url().meta({ description: "The payment page to send the buyer to" }),
   })
   .meta({ id: "GiftVerifyResponse" });
 

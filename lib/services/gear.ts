@@ -1,12 +1,12 @@
 import "server-only";
 import { and, count, eq, sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database, DbExecutor } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse } from "@/lib/schemas/gear";
 import { CURRENCY } from "@/lib/money";
 import { conflict, notFound } from "@/lib/api/errors";
 import type { AuthToken } from "./tokens";
-import { createIntent, type CreatedIntent } from "./intents";
+import { createIntent, paymentPageUrl, type CreatedIntent } from "./intents";
 
 /** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does (see drizzle/0002). */
 const liveReservations = (itemId: unknown) =>
@@ -26,7 +26,12 @@ function isOutOfStock(err: unknown): boolean {
  * unit: the insert's trigger locks the item and refuses it when live reservations fill the stock,
  * so concurrent requests never hold more units than there are.
  */
-export async function reserveGear(db: Database, token: AuthToken, input: GearIntentRequest): Promise<GearIntentResponse> {
+export async function reserveGear(
+  db: DbExecutor,
+  token: AuthToken,
+  input: GearIntentRequest,
+  origin: string,
+): Promise<GearIntentResponse> {
   const [item] = await db
     .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price })
     .from(gearItems)
@@ -70,6 +75,7 @@ export async function reserveGear(db: Database, token: AuthToken, input: GearInt
     paymentAmount: intent.quote.paymentAmount,
     paymentCurrency: CURRENCY,
     message: `${item.title} is reserved until ${intent.expiresAt.toISOString()}; pay before then to keep it`,
+    paymentUrl: paymentPageUrl(origin, intent.id),
   };
 }
 

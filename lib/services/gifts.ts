@@ -1,11 +1,11 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/client";
 import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { CURRENCY } from "@/lib/money";
 import { conflict, notFound } from "@/lib/api/errors";
 import type { AuthToken } from "./tokens";
-import { createIntent } from "./intents";
+import { createIntent, paymentPageUrl } from "./intents";
 
 interface GiftTargetRow extends Record<string, unknown> {
   coming_soon: boolean;
@@ -15,7 +15,12 @@ interface GiftTargetRow extends Record<string, unknown> {
 }
 
 /** Checks that the gift can be bought for the recipient's region and records an intent with the amount to pay. */
-export async function verifyGift(db: Database, token: AuthToken, input: GiftVerifyRequest): Promise<GiftVerifyResponse> {
+export async function verifyGift(
+  db: DbExecutor,
+  token: AuthToken,
+  input: GiftVerifyRequest,
+  origin: string,
+): Promise<GiftVerifyResponse> {
   const appId = input.item;
   const packageId = input.target.packageId ?? null;
   const { rows } = await db.execute<GiftTargetRow>(
@@ -50,7 +55,16 @@ export async function verifyGift(db: Database, token: AuthToken, input: GiftVeri
       giftRegion: input.target.region,
       inviteUrl: input.target.inviteUrl,
       email: input.email,
+      successUrl: input.successUrl,
+      failureUrl: input.failureUrl,
+      callbackUrl: input.callbackUrl,
     },
   });
-  return { code: 201, intentId: intent.id, paymentAmount: intent.quote.paymentAmount, paymentCurrency: CURRENCY };
+  return {
+    code: 201,
+    intentId: intent.id,
+    paymentAmount: intent.quote.paymentAmount,
+    paymentCurrency: CURRENCY,
+    paymentUrl: paymentPageUrl(origin, intent.id),
+  };
 }

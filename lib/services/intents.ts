@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database, Transaction } from "@/lib/db/client";
+import type { DbExecutor, Transaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
@@ -24,16 +24,22 @@ export interface CreatedIntent {
   expiresAt: Date;
 }
 
+/** The page a buyer pays on: the link the API hands out, whatever payment provider is behind it. */
+export function paymentPageUrl(origin: string, intentId: string): string {
+  return `${origin}/pay/${intentId}`;
+}
+
 /**
  * Prices a purchase (promo code, then fee) and records the intent. Every amount is computed here;
  * a client never sends one. Without a promo code the intent is one INSERT, atomic by itself; with
- * one, the code's use and the intent share a transaction, so neither exists without the other.
+ * one, the code's use and the intent share a transaction (a savepoint inside the caller's), so
+ * neither exists without the other.
  */
-export function createIntent(db: Database, input: IntentInput): Promise<CreatedIntent> {
+export function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
   return input.promoCode ? db.transaction((tx) => insertIntent(tx, input)) : insertIntent(db, input);
 }
 
-async function insertIntent(tx: Database | Transaction, input: IntentInput): Promise<CreatedIntent> {
+async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
   let discount: Discount | undefined;
   let promoCodeId: number | null = null;
   if (input.promoCode) {

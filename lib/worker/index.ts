@@ -1,16 +1,22 @@
 import "server-only";
 import { getDb, type Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { purgeExpiredIdempotencyKeys } from "@/lib/services/idempotency";
+import { expireDueIntents } from "@/lib/services/intent-lifecycle";
 import { deliveryConfigFromEnv } from "@/lib/services/webhook-delivery";
 import { BackgroundRunner, type BackgroundJob } from "./runner";
 import { webhookDeliveryJob } from "./webhook-job";
+
+/** Rows per sweep pass; a full batch means more are waiting, so the next pass starts at once. */
+const SWEEP_BATCH = 500;
 
 /** Every job the background worker runs. New periodic work is one more entry here. */
 export function backgroundJobs(db: Database): BackgroundJob[] {
   return [
     webhookDeliveryJob(db, deliveryConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
-    // Intent expiry sweep (lifecycle branch), to add at merge:
-    // { name: "expire-intents", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => void (await expireDueIntents(db)) },
+    // Records expiries (stock and the public status never wait for it) and gives promo uses back.
+    { name: "expire-intents", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await expireDueIntents(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH },
+    { name: "purge-idempotency-keys", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await purgeExpiredIdempotencyKeys(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH },
   ];
 }
 

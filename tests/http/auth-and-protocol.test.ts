@@ -9,6 +9,7 @@ const endpoints = [
   { method: "GET", path: "/api/v1/gear/items", scope: "catalog:read", other: tokens.giftsOnly },
   { method: "POST", path: "/api/v1/gifts/verify", scope: "gifts:verify", other: tokens.catalogOnly },
   { method: "POST", path: "/api/v1/gear", scope: "gear:create", other: tokens.giftsOnly },
+  { method: "GET", path: "/api/v1/intents/00000000-0000-4000-8000-000000000000", scope: "intents:read", other: tokens.catalogOnly },
 ] as const;
 
 describe("authentication", () => {
@@ -70,6 +71,7 @@ describe("protocol errors", () => {
     ["GET", "/api/v1/gifts/verify", "POST, OPTIONS"],
     ["PATCH", "/api/v1/gear", "POST, OPTIONS"],
     ["DELETE", "/api/v1/gifts/games/620", "GET, HEAD, OPTIONS"],
+    ["POST", "/api/v1/intents/00000000-0000-4000-8000-000000000000", "GET, HEAD, OPTIONS"],
   ])("%s %s is 405 with Allow: %s", async (method, path, allow) => {
     const res = await api(path, { method });
     expect(res.status).toBe(405);
@@ -113,7 +115,7 @@ describe("protocol errors", () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(["/gifts/catalog", "/gifts/verify", "/gear", "/gifts/games/{appId}", "/gear/items"]),
+      expect.arrayContaining(["/gifts/catalog", "/gifts/verify", "/gear", "/gifts/games/{appId}", "/gear/items", "/intents/{intentId}"]),
     );
     expect(res.body.components.schemas.GiftVerifyRequest.required).toEqual(["item", "target", "email", "fee"]);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, appQuery, intentCount } from "./support";
 
 const GEAR = "/api/v1/gear";
@@ -40,6 +40,7 @@ describe("POST /gear", () => {
       paymentAmount: 10395,
       paymentCurrency: "RUB",
       message: expect.stringContaining("Sticker Capsule 2 is reserved until"),
+      paymentUrl: `${inject("appBaseUrl")}/pay/${res.body.intentId}`,
     });
     expect(await available("730", "sticker-capsule")).toBe(before - 1);
     const [intent] = await appQuery("SELECT * FROM intents WHERE id = $1", [res.body.intentId]);

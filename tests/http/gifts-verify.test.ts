@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, appQuery, intentCount } from "./support";
 
 const VERIFY = "/api/v1/gifts/verify";
@@ -27,7 +27,13 @@ describe("POST /gifts/verify", () => {
   ])("creates an intent with %s", async (_, body, paymentAmount) => {
     const res = await api(VERIFY, { body });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ code: 201, intentId: expect.stringMatching(/^[0-9a-f-]{36}$/), paymentAmount, paymentCurrency: "RUB" });
+    expect(res.body).toEqual({
+      code: 201,
+      intentId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      paymentAmount,
+      paymentCurrency: "RUB",
+      paymentUrl: `${inject("appBaseUrl")}/pay/${res.body.intentId}`,
+    });
     const [intent] = await appQuery(
       `SELECT kind, status, payment_amount, currency, email, gift_region,
               extract(epoch FROM expires_at - created_at)::int AS ttl FROM intents WHERE id = $1`,

@@ -8,6 +8,7 @@ import { verifyGift } from "@/lib/services/gifts";
 import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
+const ORIGIN = "http://store.test";
 let t: TestDatabase;
 let token: AuthToken;
 
@@ -58,7 +59,7 @@ async function one<T extends Record<string, unknown>>(query: ReturnType<typeof s
 describe("gear reservations", () => {
   it("hold exactly the stock when many requests race, and the rest get 409", async () => {
     await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'scarce', 'Scarce', 5000, 7)`);
-    const { ok, failed } = await settle(Array.from({ length: 120 }, () => reserveGear(t.db, token, gearBody("scarce"))));
+    const { ok, failed } = await settle(Array.from({ length: 120 }, () => reserveGear(t.db, token, gearBody("scarce"), ORIGIN)));
     expect(ok).toHaveLength(7);
     expect(failed).toHaveLength(113);
     for (const err of failed) expect(err).toMatchObject({ status: 409, message: "item scarce is out of stock" });
@@ -70,17 +71,17 @@ describe("gear reservations", () => {
 
   it("stop holding stock once their intent has expired", async () => {
     await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'single', 'Single', 5000, 1)`);
-    const first = await reserveGear(t.db, token, gearBody("single"));
-    await expect(reserveGear(t.db, token, gearBody("single"))).rejects.toMatchObject({ status: 409 });
+    const first = await reserveGear(t.db, token, gearBody("single"), ORIGIN);
+    await expect(reserveGear(t.db, token, gearBody("single"), ORIGIN)).rejects.toMatchObject({ status: 409 });
     await t.db.execute(sql`UPDATE intents SET expires_at = now() - interval '1 second' WHERE id = ${first.intentId}`);
-    const second = await reserveGear(t.db, token, gearBody("single"));
+    const second = await reserveGear(t.db, token, gearBody("single"), ORIGIN);
     expect(second.intentId).not.toBe(first.intentId);
   });
 
   it("roll back the reservation when the promo code is refused", async () => {
     await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'promo-item', 'Promo Item', 5000, 1)`);
-    await expect(reserveGear(t.db, token, gearBody("promo-item", { code: "EXPIRED2025" }))).rejects.toBeInstanceOf(ApiError);
-    const ok = await reserveGear(t.db, token, gearBody("promo-item"));
+    await expect(reserveGear(t.db, token, gearBody("promo-item", { code: "EXPIRED2025" }), ORIGIN)).rejects.toBeInstanceOf(ApiError);
+    const ok = await reserveGear(t.db, token, gearBody("promo-item"), ORIGIN);
     expect(ok.verified).toBe(true);
   });
 
@@ -103,7 +104,7 @@ describe("gear reservations", () => {
 
 describe("promo code use limits", () => {
   it("let exactly max_uses intents through when requests race", async () => {
-    const { ok, failed } = await settle(Array.from({ length: 40 }, () => verifyGift(t.db, token, giftBody("LIMITED5"))));
+    const { ok, failed } = await settle(Array.from({ length: 40 }, () => verifyGift(t.db, token, giftBody("LIMITED5"), ORIGIN)));
     expect(ok).toHaveLength(5);
     expect(failed).toHaveLength(35);
     for (const err of failed) expect(err).toMatchObject({ status: 400, message: "promo code LIMITED5 has reached its usage limit" });

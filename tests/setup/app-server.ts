@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createDb, createPool } from "@/lib/db/client";
+import { API_SCOPES } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser, revokeApiToken } from "@/lib/services/tokens";
 import { stopChild } from "@/scripts/lib/processes";
 import { adminQuery, databaseUrl, freeLoopbackPort } from "@/tests/support/db";
@@ -11,6 +12,10 @@ import { adminQuery, databaseUrl, freeLoopbackPort } from "@/tests/support/db";
 export interface AppTokens {
   /** Every scope. */
   full: string;
+  /** Every scope, of the same owner as `full`. */
+  fullSameOwner: string;
+  /** Every scope, of another owner: sees none of the intents `full` creates. */
+  otherOwner: string;
   catalogOnly: string;
   giftsOnly: string;
   gearOnly: string;
@@ -80,6 +85,8 @@ function nextBin(root: string): string {
   return path.join(root, "node_modules/next/dist/bin/next");
 }
 
+const ALL_SCOPES = [...API_SCOPES];
+
 async function createTokens(url: string): Promise<AppTokens> {
   const pool = createPool(url, 2);
   try {
@@ -89,8 +96,11 @@ async function createTokens(url: string): Promise<AppTokens> {
       (await createApiToken(db, { userId, name, scopes, expiresAt })).token;
     const revoked = await createApiToken(db, { userId, name: "revoked", scopes: ["catalog:read"] });
     await revokeApiToken(db, revoked.id);
+    const other = await ensureUser(db, "http-tests-other@example.com");
     return {
-      full: await make("full", ["catalog:read", "gifts:verify", "gear:create"]),
+      full: await make("full", ALL_SCOPES),
+      fullSameOwner: await make("full, second", ALL_SCOPES),
+      otherOwner: (await createApiToken(db, { userId: other, name: "other owner", scopes: ALL_SCOPES })).token,
       catalogOnly: await make("catalog", ["catalog:read"]),
       giftsOnly: await make("gifts", ["gifts:verify"]),
       gearOnly: await make("gear", ["gear:create"]),

@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
-import { intents, webhookDeliveries } from "@/lib/db/schema";
+import { webhookDeliveries } from "@/lib/db/schema";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { reserveGear } from "@/lib/services/gear";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
-import { enqueueIntentEvent } from "@/lib/services/webhook-outbox";
+import { payIntent } from "@/lib/services/intent-lifecycle";
+
+const ORIGIN = "https://store.example.com";
 
 export interface PaidIntent {
   intentId: string;
@@ -15,10 +17,7 @@ export interface PaidIntent {
   body: string;
 }
 
-/**
- * A gear intent created through the real service, then paid the way the payment flow does it:
- * the state change and its callback in one transaction, so neither exists without the other.
- */
+/** A gear intent created and paid through the real services; the payment enqueues its callback. */
 export async function payIntentWithCallback(db: Database, callbackUrl: string, owner = "webhooks@example.com"): Promise<PaidIntent> {
   const userId = await ensureUser(db, owner);
   const token = await createApiToken(db, { userId, name: `webhooks-${crypto.randomBytes(3).toString("hex")}`, scopes: ["gear:create"] });
@@ -28,21 +27,12 @@ export async function payIntentWithCallback(db: Database, callbackUrl: string, o
     db,
     { id: token.id, userId, name: token.name, scopes: token.scopes },
     gearIntentRequestSchema.parse({ account: "76561198000000001", platform: "730", item: "webhook-crate", email: "gamer@example.com", callbackUrl }),
+    ORIGIN,
   );
-  const deliveryId = await db.transaction(async (tx) => {
-    const [paid] = await tx
-      .update(intents)
-      .set({ status: "paid", paymentProvider: "sandbox", providerPaymentId: `sbx_${crypto.randomBytes(6).toString("hex")}` })
-      .where(eq(intents.id, created.intentId))
-      .returning();
-    return enqueueIntentEvent(tx, {
-      intentId: paid!.id,
-      userId,
-      url: callbackUrl,
-      type: "intent.paid",
-      data: { intentId: paid!.id, status: paid!.status, kind: paid!.kind, paymentAmount: paid!.paymentAmount, paymentCurrency: paid!.currency, paidAt: paid!.paidAt },
-    });
-  });
+  // The payment flow itself: the state change and its callback commit in one transaction.
+  await payIntent(db, created.intentId, { provider: "sandbox", providerPaymentId: `sbx_${crypto.randomBytes(6).toString("hex")}`, origin: ORIGIN });
+  const [delivery] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.intentId, created.intentId));
+  const deliveryId = delivery!.id;
   const [row] = await db.select({ body: webhookDeliveries.body }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
   return { intentId: created.intentId, userId, deliveryId, body: row!.body };
 }

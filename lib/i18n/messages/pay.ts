@@ -1,6 +1,111 @@
 import { defineMessages } from "./define";
 
+/** The hosted payment page /pay/{intentId} and its result page. */
 export const pay = defineMessages({
-  ru: {},
-  en: {},
+  ru: {
+    title: "Оплата заказа",
+    resultTitle: "Результат оплаты",
+    sandbox: {
+      label: "Тестовый режим",
+      text: "Деньги не списываются: кнопки ниже только имитируют оплату и отказ от неё.",
+    },
+    order: {
+      heading: "Что вы покупаете",
+      gift: "Подарок другу",
+      edition: "Издание: {edition}",
+      region: "Регион получателя: {region}",
+      gear: "Игровой предмет в {game}",
+      account: "Аккаунт Steam",
+      receipt: "Чек придёт на {email}",
+    },
+    amounts: {
+      heading: "Сумма",
+      price: "Цена",
+      discount: "Скидка по промокоду {code}",
+      fee: "Комиссия сервиса",
+      feeIncluded: "в т. ч. комиссия сервиса",
+      total: "К оплате",
+    },
+    deadline: {
+      payBefore: "Оплатите до {time}",
+      left: "Осталось: {time}",
+      over: "Время на оплату вышло",
+    },
+    actions: {
+      heading: "Оплата",
+      pay: "Оплатить {amount}",
+      decline: "Отказаться от оплаты",
+      sandboxHint: "Тестовый платёж: деньги не спишутся.",
+    },
+    outcome: {
+      paid: { title: "Оплачено", text: "Оплата получена {time}. Спасибо за покупку!" },
+      fulfilled: { title: "Оплачено и доставлено", text: "Оплата получена {paid}, заказ доставлен {time}." },
+      canceled: { title: "Оплата отменена", text: "Вы отказались от оплаты {time}. Деньги не списаны." },
+      expired: {
+        title: "Время на оплату истекло",
+        text: "Ссылка на оплату действовала до {time}. Деньги не списаны — оформите заказ заново.",
+      },
+      requires_payment: { title: "Заказ ещё не оплачен", text: "Оплатите его до {time}." },
+      toPayment: "Перейти к оплате",
+      backToPartner: "Вернуться в магазин",
+      backToStore: "На главную GiftKey",
+    },
+    notFound: {
+      title: "Платёж не найден",
+      text: "Проверьте ссылку: возможно, в ней опечатка. Если вы пришли из магазина-партнёра, вернитесь туда и начните оплату заново.",
+    },
+  },
+  en: {
+    title: "Pay for your order",
+    resultTitle: "Payment result",
+    sandbox: {
+      label: "Sandbox",
+      text: "No money is charged: the buttons below only simulate paying or declining.",
+    },
+    order: {
+      heading: "What you are buying",
+      gift: "A gift for a friend",
+      edition: "Edition: {edition}",
+      region: "Recipient's region: {region}",
+      gear: "In-game item in {game}",
+      account: "Steam account",
+      receipt: "The receipt goes to {email}",
+    },
+    amounts: {
+      heading: "Amount",
+      price: "Price",
+      discount: "Promo code {code}",
+      fee: "Service fee",
+      feeIncluded: "including service fee",
+      total: "To pay",
+    },
+    deadline: {
+      payBefore: "Pay before {time}",
+      left: "Time left: {time}",
+      over: "The time to pay is over",
+    },
+    actions: {
+      heading: "Payment",
+      pay: "Pay {amount}",
+      decline: "Decline payment",
+      sandboxHint: "A test payment: no money will be charged.",
+    },
+    outcome: {
+      paid: { title: "Paid", text: "Payment received {time}. Thank you for your purchase!" },
+      fulfilled: { title: "Paid and delivered", text: "Payment received {paid}, order delivered {time}." },
+      canceled: { title: "Payment declined", text: "You declined the payment {time}. Nothing was charged." },
+      expired: {
+        title: "The time to pay has run out",
+        text: "The payment link was valid until {time}. Nothing was charged; please place the order again.",
+      },
+      requires_payment: { title: "Not paid yet", text: "Please pay before {time}." },
+      toPayment: "Go to payment",
+      backToPartner: "Back to the shop",
+      backToStore: "GiftKey home page",
+    },
+    notFound: {
+      title: "Payment not found",
+      text: "Check the link for typos. If you came from a partner shop, go back there and start the payment again.",
+    },
+  },
 });

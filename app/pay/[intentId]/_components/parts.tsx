@@ -1,0 +1,150 @@
+import Link from "next/link";
+import type { Locale } from "@/lib/i18n/config";
+import { intlLocale } from "@/lib/i18n/config";
+import { format } from "@/lib/i18n/format";
+import type { Messages } from "@/lib/i18n/messages";
+import { formatRub } from "@/lib/money";
+import type { IntentView } from "@/lib/services/intent-lifecycle";
+
+type T = Messages["pay"];
+
+/** The store works in Moscow time; the zone is printed beside every time. */
+export function formatTime(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale(locale), {
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Europe/Moscow",
+    timeZoneName: "short",
+  }).format(date);
+}
+
+/** `gamer@example.com` -> `ga•••@example.com`: anyone with the link sees this page. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "•••";
+  return `${email.slice(0, Math.min(2, at))}•••${email.slice(at)}`;
+}
+
+export function SandboxBanner({ t }: { t: T }) {
+  return (
+    <div role="note" className="mb-6 rounded-lg border-2 border-dashed border-amber-400 bg-amber-950/60 px-4 py-3 text-amber-100">
+      <p className="text-sm font-bold tracking-wider text-amber-300 uppercase">{t.sandbox.label}</p>
+      <p className="mt-1 text-sm">{t.sandbox.text}</p>
+    </div>
+  );
+}
+
+export function OrderSummary({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
+  const gameTitle = locale === "ru" ? (view.gameTitleRu ?? view.gameTitle) : view.gameTitle;
+  return (
+    <section aria-labelledby="order-heading" className="rounded-lg border border-slate-800 bg-slate-900/60 p-5">
+      <h2 id="order-heading" className="text-sm font-semibold tracking-wide text-slate-400 uppercase">
+        {t.order.heading}
+      </h2>
+      {view.kind === "gift" ? (
+        <>
+          <p className="mt-2 text-xl font-semibold text-slate-50">{gameTitle}</p>
+          <ul className="mt-2 space-y-1 text-slate-300">
+            <li>{t.order.gift}</li>
+            {view.edition && view.edition !== view.gameTitle ? <li>{format(t.order.edition, { edition: view.edition })}</li> : null}
+            <li>{format(t.order.region, { region: view.giftRegion ?? "" })}</li>
+          </ul>
+        </>
+      ) : (
+        <>
+          <p className="mt-2 text-xl font-semibold text-slate-50">{view.gearTitle}</p>
+          <ul className="mt-2 space-y-1 text-slate-300">
+            <li>{format(t.order.gear, { game: gameTitle })}</li>
+            <li>
+              {t.order.account}: <span className="font-mono break-all">{view.account}</span>
+            </li>
+          </ul>
+        </>
+      )}
+      <p className="mt-3 text-sm text-slate-400">{format(t.order.receipt, { email: maskEmail(view.email) })}</p>
+    </section>
+  );
+}
+
+export function AmountTable({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
+  const rub = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
+  // `included` carves the fee out of the price; the others add it on top.
+  const feeOnTop = view.feeMode !== "included" && view.feeAmount > 0;
+  return (
+    <section aria-labelledby="amount-heading" className="rounded-lg border border-slate-800 bg-slate-900/60 p-5">
+      <h2 id="amount-heading" className="text-sm font-semibold tracking-wide text-slate-400 uppercase">
+        {t.amounts.heading}
+      </h2>
+      <dl className="mt-3 space-y-2 text-slate-300">
+        <Row label={t.amounts.price} value={rub(view.intentAmount)} />
+        {view.discountAmount > 0 ? (
+          <Row label={format(t.amounts.discount, { code: view.promoCode ?? "" })} value={`−${rub(view.discountAmount)}`} />
+        ) : null}
+        {feeOnTop ? <Row label={t.amounts.fee} value={rub(view.feeAmount)} /> : null}
+        <div className="flex items-baseline justify-between gap-4 border-t border-slate-700 pt-3">
+          <dt className="font-semibold text-slate-100">{t.amounts.total}</dt>
+          <dd className="text-2xl font-bold text-slate-50 tabular-nums">{rub(view.paymentAmount)}</dd>
+        </div>
+        {!feeOnTop && view.feeAmount > 0 ? (
+          <Row label={t.amounts.feeIncluded} value={rub(view.feeAmount)} small />
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function Row({ label, value, small }: { label: string; value: string; small?: boolean }) {
+  return (
+    <div className={`flex items-baseline justify-between gap-4 ${small ? "text-sm text-slate-400" : ""}`}>
+      <dt>{label}</dt>
+      <dd className="tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+const TONE = {
+  paid: "border-emerald-500/60 bg-emerald-950/50",
+  fulfilled: "border-emerald-500/60 bg-emerald-950/50",
+  canceled: "border-slate-600 bg-slate-900/60",
+  expired: "border-amber-500/60 bg-amber-950/40",
+  requires_payment: "border-sky-500/60 bg-sky-950/40",
+} as const;
+
+/** Where the intent stands, and the way back: the partner's own page when it gave one, else the store's home. */
+export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
+  const when = (d: Date | null) => (d ? formatTime(d, locale) : "");
+  const texts = {
+    paid: format(t.outcome.paid.text, { time: when(view.paidAt) }),
+    fulfilled: format(t.outcome.fulfilled.text, { paid: when(view.paidAt), time: when(view.fulfilledAt) }),
+    canceled: format(t.outcome.canceled.text, { time: when(view.canceledAt) }),
+    expired: format(t.outcome.expired.text, { time: when(view.expiredAt ?? view.expiresAt) }),
+    requires_payment: format(t.outcome.requires_payment.text, { time: when(view.expiresAt) }),
+  };
+  const back = view.status === "paid" || view.status === "fulfilled" ? view.successUrl : view.failureUrl;
+  return (
+    <section aria-labelledby="outcome-heading" className={`rounded-lg border p-5 ${TONE[view.status]}`}>
+      <h2 id="outcome-heading" className="text-2xl font-bold text-slate-50">
+        {t.outcome[view.status].title}
+      </h2>
+      <p className="mt-2 text-slate-200">{texts[view.status]}</p>
+      <p className="mt-4 flex flex-wrap gap-3">
+        {view.status === "requires_payment" ? (
+          <Link href={`/pay/${view.id}`} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+            {t.outcome.toPayment}
+          </Link>
+        ) : back ? (
+          // A URL the partner gave when creating the intent, validated then (https only).
+          <a href={back} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+            {t.outcome.backToPartner}
+          </a>
+        ) : (
+          <Link href="/" className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+            {t.outcome.backToStore}
+          </Link>
+        )}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Database, Transaction } from "@/lib/db/client";
+import { idempotencyKeys } from "@/lib/db/schema";
+import { badRequest, conflict } from "@/lib/api/errors";
+
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const REPLAYED_HEADER = "Idempotent-Replayed";
+/** How long a key answers with its first response; after that it is as if never used. */
+const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/** The header's key, null when the request sent none; a malformed one is 400. */
+export function readIdempotencyKey(request: Request): string | null {
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return null;
+  if (!KEY_PATTERN.test(key)) {
+    throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters (a UUID is a good choice)`);
+  }
+  return key;
+}
+
+/** The same JSON with object keys sorted, so key order and whitespace do not make two bodies differ. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function requestHash(body: unknown): string {
+  return createHash("sha256").update(canonicalJson(body)).digest("hex");
+}
+
+/** Carries a response that must not be stored out of the transaction, which it rolls back. */
+class NotStored extends Error {
+  constructor(readonly response: Response) {
+    super("response not stored");
+  }
+}
+
+export interface IdempotentRequest {
+  userId: string;
+  key: string;
+  /** `POST /api/v1/gear`: a key is bound to the endpoint it was first used on. */
+  route: string;
+  /** The parsed JSON body as sent (before validation's transforms). */
+  body: unknown;
+}
+
+/**
+ * Runs `handler` at most once per (owner, key) within 24 hours and replays its response after.
+ *
+ * One transaction: the key's row is inserted first, so a concurrent request with the same key
+ * blocks on the primary key until this one ends, and then replays what it stored. The handler
+ * writes inside the same transaction, and its response is stored beside the key before commit:
+ * the intent and its key commit together or not at all. Only a 2xx response is stored; an error
+ * rolls everything back, so a corrected retry with the same key runs again (as Stripe does for
+ * requests that failed validation or conflicted).
+ */
+export async function withIdempotency(
+  db: Database,
+  request: IdempotentRequest,
+  handler: (tx: Transaction) => Promise<Response>,
+): Promise<Response> {
+  const hash = requestHash(request.body);
+  try {
+    return await db.transaction(async (tx) => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await claimKey(tx, request, hash)) return runAndStore(tx, request, handler);
+        const stored = await readKey(tx, request);
+        // Gone between the two statements (expired and purged): claim it afresh.
+        if (!stored) continue;
+        if (stored.requestRoute !== request.route) {
+          throw conflict(
+            `${IDEMPOTENCY_HEADER} "${request.key}" was already used for ${stored.requestRoute}; use a new key for a new request`,
+          );
+        }
+        if (stored.requestHash !== hash) {
+          throw conflict(
+            `${IDEMPOTENCY_HEADER} "${request.key}" was already used with a different request body; use a new key for a new request`,
+          );
+        }
+        return new Response(stored.responseBody, {
+          status: stored.responseStatus,
+          headers: { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" },
+        });
+      }
+      throw new Error(`could not claim idempotency key ${request.key}`);
+    });
+  } catch (err) {
+    if (err instanceof NotStored) return err.response;
+    throw err;
+  }
+}
+
+/**
+ * Inserts the key's row, or takes over an expired one. True when this request owns the key now;
+ * false when a live row exists (after waiting for its transaction to end, if it was in flight).
+ */
+async function claimKey(tx: Transaction, request: IdempotentRequest, hash: string): Promise<boolean> {
+  const fresh = {
+    requestRoute: request.route,
+    requestHash: hash,
+    // Placeholders, replaced before commit: no other transaction ever sees them.
+    responseStatus: 0,
+    responseBody: "",
+    intentId: null,
+    createdAt: sql`now()`,
+    expiresAt: sql`now() + make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS})`,
+  };
+  const claimed = await tx
+    .insert(idempotencyKeys)
+    .values({ userId: request.userId, key: request.key, ...fresh })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.userId, idempotencyKeys.key],
+      set: fresh,
+      setWhere: sql`${idempotencyKeys.expiresAt} <= now()`,
+    })
+    .returning({ key: idempotencyKeys.key });
+  return claimed.length > 0;
+}
+
+async function readKey(tx: Transaction, request: IdempotentRequest) {
+  const [row] = await tx
+    .select({
+      requestRoute: idempotencyKeys.requestRoute,
+      requestHash: idempotencyKeys.requestHash,
+      responseStatus: idempotencyKeys.responseStatus,
+      responseBody: idempotencyKeys.responseBody,
+    })
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.userId, request.userId),
+        eq(idempotencyKeys.key, request.key),
+        sql`${idempotencyKeys.expiresAt} > now()`,
+      ),
+    );
+  return row;
+}
+
+async function runAndStore(
+  tx: Transaction,
+  request: IdempotentRequest,
+  handler: (tx: Transaction) => Promise<Response>,
+): Promise<Response> {
+  const response = await handler(tx);
+  if (!response.ok) throw new NotStored(response);
+  const body = await response.text();
+  await tx
+    .update(idempotencyKeys)
+    .set({ responseStatus: response.status, responseBody: body, intentId: intentIdOf(body) })
+    .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, request.key)));
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** The intent a creation answered with, so the key goes when its intent does. */
+function intentIdOf(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { intentId?: unknown }).intentId;
+    return typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Deletes keys past their 24 hours, at most `limit` per call; returns how many. */
+export async function purgeExpiredIdempotencyKeys(db: Database, { limit = 1000 }: { limit?: number } = {}): Promise<number> {
+  const { rows } = await db.execute<{ key: string }>(sql`
+    DELETE FROM idempotency_keys
+    WHERE (user_id, key) IN (
+      SELECT user_id, key FROM idempotency_keys
+      WHERE expires_at <= now()
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING key`);
+  return rows.length;
+}

@@ -1,0 +1,271 @@
+import "server-only";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { DbExecutor, Transaction } from "@/lib/db/client";
+import { apiTokens, games, gearItems, intents, packages, promoCodes } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/api/errors";
+import { canTransition, type IntentStatus } from "@/lib/intents/states";
+import type { PublicIntent } from "@/lib/schemas/intents";
+import { paymentPageUrl } from "./intents";
+import type { AuthToken } from "./tokens";
+import { enqueueIntentEvent } from "./webhook-outbox";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** SQLSTATEs of the transition trigger (drizzle/0003): paying after expires_at, and any other illegal move. */
+const SQLSTATE_EXPIRED = "GKEXP";
+const SQLSTATE_ILLEGAL_MOVE = "GKSTA";
+
+/** Unpaid and past its time, judged by the database clock, the one the triggers use. */
+const lapsed = sql<boolean>`(${intents.status} = 'requires_payment' AND ${intents.expiresAt} <= now())`;
+
+const viewColumns = {
+  id: intents.id,
+  kind: intents.kind,
+  status: intents.status,
+  lapsed,
+  /** By the database clock too, so the payment page's countdown agrees with what paying allows. */
+  secondsLeft: sql<number>`greatest(0, floor(extract(epoch FROM ${intents.expiresAt} - now())))::int`,
+  ownerId: apiTokens.userId,
+  appId: intents.appId,
+  gameTitle: games.title,
+  gameTitleRu: games.titleRu,
+  packageId: intents.packageId,
+  edition: packages.title,
+  giftRegion: intents.giftRegion,
+  inviteUrl: intents.inviteUrl,
+  gearItem: gearItems.item,
+  gearTitle: gearItems.title,
+  account: intents.account,
+  tradeLink: intents.tradeLink,
+  storeId: intents.storeId,
+  email: intents.email,
+  feeMode: intents.feeMode,
+  promoCode: promoCodes.code,
+  intentAmount: intents.intentAmount,
+  discountAmount: intents.discountAmount,
+  feeAmount: intents.feeAmount,
+  paymentAmount: intents.paymentAmount,
+  currency: intents.currency,
+  attribution: intents.attribution,
+  successUrl: intents.successUrl,
+  failureUrl: intents.failureUrl,
+  callbackUrl: intents.callbackUrl,
+  createdAt: intents.createdAt,
+  expiresAt: intents.expiresAt,
+  paidAt: intents.paidAt,
+  fulfilledAt: intents.fulfilledAt,
+  canceledAt: intents.canceledAt,
+  expiredAt: intents.expiredAt,
+  paymentProvider: intents.paymentProvider,
+};
+
+async function selectView(db: DbExecutor, where: SQL | undefined) {
+  const rows = await db
+    .select(viewColumns)
+    .from(intents)
+    .innerJoin(apiTokens, eq(apiTokens.id, intents.tokenId))
+    .innerJoin(games, eq(games.appId, intents.appId))
+    .leftJoin(packages, eq(packages.packageId, intents.packageId))
+    .leftJoin(gearItems, eq(gearItems.id, intents.gearItemId))
+    .leftJoin(promoCodes, eq(promoCodes.id, intents.promoCodeId))
+    .where(where)
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  // An unpaid intent past its time reads as expired before the sweep records it, with the same
+  // expiredAt the record will get, so what a reader sees never changes when the sweep runs.
+  const status: IntentStatus = row.lapsed ? "expired" : row.status;
+  return { ...row, status, expiredAt: row.lapsed ? row.expiresAt : row.expiredAt };
+}
+
+/** An intent with what it buys, as of now (see `status`). */
+export type IntentView = NonNullable<Awaited<ReturnType<typeof selectView>>>;
+
+function toPublicIntent(view: IntentView, origin: string): PublicIntent {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: view.id,
+    kind: view.kind,
+    status: view.status,
+    intentAmount: view.intentAmount,
+    discountAmount: view.discountAmount,
+    feeAmount: view.feeAmount,
+    paymentAmount: view.paymentAmount,
+    currency: "RUB",
+    feeMode: view.feeMode,
+    promoCode: view.promoCode,
+    gift:
+      view.kind === "gift"
+        ? {
+            appId: view.appId,
+            packageId: view.packageId!,
+            title: view.gameTitle,
+            edition: view.edition!,
+            region: view.giftRegion!,
+            inviteUrl: view.inviteUrl!,
+          }
+        : null,
+    gear:
+      view.kind === "gear"
+        ? {
+            platform: String(view.appId),
+            item: view.gearItem!,
+            title: view.gearTitle!,
+            account: view.account!,
+            tradeLink: view.tradeLink,
+            storeId: view.storeId,
+          }
+        : null,
+    email: view.email,
+    attribution: view.attribution,
+    paymentUrl: paymentPageUrl(origin, view.id),
+    successUrl: view.successUrl,
+    failureUrl: view.failureUrl,
+    callbackUrl: view.callbackUrl,
+    createdAt: view.createdAt.toISOString(),
+    expiresAt: view.expiresAt.toISOString(),
+    paidAt: iso(view.paidAt),
+    fulfilledAt: iso(view.fulfilledAt),
+    canceledAt: iso(view.canceledAt),
+    expiredAt: iso(view.expiredAt),
+  };
+}
+
+const intentNotFound = (intentId: string) => notFound(`intent ${intentId.slice(0, 64)} not found`);
+
+/**
+ * An intent for the API: only the owner of the token that created it sees it. Anyone else, a
+ * malformed id and an unknown id all get the same 404, so ids cannot be probed.
+ */
+export async function getIntentForOwner(db: DbExecutor, token: AuthToken, intentId: string, origin: string): Promise<PublicIntent> {
+  if (!UUID.test(intentId)) throw intentNotFound(intentId);
+  const view = await selectView(db, and(eq(intents.id, intentId), eq(apiTokens.userId, token.userId)));
+  if (!view) throw intentNotFound(intentId);
+  return toPublicIntent(view, origin);
+}
+
+/** An intent for its payment page, where holding the link is the permission; null when there is none. */
+export async function findIntentView(db: DbExecutor, intentId: string): Promise<IntentView | null> {
+  if (!UUID.test(intentId)) return null;
+  return selectView(db, eq(intents.id, intentId));
+}
+
+/** A refused move: the intent is not in a state the move starts from. `current` is as of now. */
+export class IntentStateConflict extends ApiError {
+  constructor(
+    readonly intentId: string,
+    readonly current: IntentStatus,
+    readonly target: IntentStatus,
+  ) {
+    super(409, conflictMessage(intentId, current, target));
+    this.name = "IntentStateConflict";
+  }
+}
+
+function conflictMessage(intentId: string, current: IntentStatus, target: IntentStatus): string {
+  if (current === target) return `intent ${intentId} is already ${current}`;
+  if (current === "expired") return `intent ${intentId} has expired and can no longer be ${target}`;
+  const now = current === "requires_payment" ? "not paid yet" : current;
+  return `intent ${intentId} is ${now} and cannot be ${target}`;
+}
+
+function sqlState(err: unknown): string | undefined {
+  const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
+  return cause?.code;
+}
+
+interface MoveOptions {
+  origin: string;
+  /** Columns the move records beside the status (the provider's reference for a payment). */
+  set?: Partial<Pick<typeof intents.$inferInsert, "paymentProvider" | "providerPaymentId">>;
+}
+
+/**
+ * One state move in one transaction: lock the row, check the move against the table (clear errors),
+ * update (the trigger checks again, stamps the time, moves stock and promo-code uses), and write the
+ * callback into the outbox in the same transaction, so a committed payment always has its callback.
+ */
+async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus, options: MoveOptions): Promise<IntentView> {
+  if (!UUID.test(intentId)) throw intentNotFound(intentId);
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ status: intents.status, lapsed })
+      .from(intents)
+      .where(eq(intents.id, intentId))
+      .for("update");
+    if (!locked) throw intentNotFound(intentId);
+    const current: IntentStatus = locked.lapsed ? "expired" : locked.status;
+    if (!canTransition(current, target)) throw new IntentStateConflict(intentId, current, target);
+    try {
+      await tx
+        .update(intents)
+        .set({ status: target, ...options.set })
+        .where(eq(intents.id, intentId));
+    } catch (err) {
+      // The row is locked and was checked, so only a clock edge or another writer outside this code gets here.
+      const state = sqlState(err);
+      if (state === SQLSTATE_EXPIRED) throw new IntentStateConflict(intentId, "expired", target);
+      if (state === SQLSTATE_ILLEGAL_MOVE) throw new IntentStateConflict(intentId, current, target);
+      throw err;
+    }
+    const view = (await selectView(tx, eq(intents.id, intentId)))!;
+    await recordEvent(tx, view, target, options.origin);
+    return view;
+  });
+}
+
+/**
+ * Callbacks report payments only: `callbackUrl` is "the URL notified about a successful payment",
+ * and a receiver that ignored `type` must never take a cancellation for a sale. Other outcomes are
+ * read with GET /intents/{id} and shown to the buyer by failureUrl.
+ */
+async function recordEvent(tx: Transaction, view: IntentView, target: IntentStatus, origin: string): Promise<void> {
+  if (target !== "paid" || !view.callbackUrl) return;
+  await enqueueIntentEvent(tx, {
+    intentId: view.id,
+    userId: view.ownerId,
+    url: view.callbackUrl,
+    type: "intent.paid",
+    data: toPublicIntent(view, origin),
+  });
+}
+
+export function payIntent(
+  db: DbExecutor,
+  intentId: string,
+  payment: { provider: string; providerPaymentId: string; origin: string },
+): Promise<IntentView> {
+  return moveIntent(db, intentId, "paid", {
+    origin: payment.origin,
+    set: { paymentProvider: payment.provider, providerPaymentId: payment.providerPaymentId },
+  });
+}
+
+/** The buyer declined: the gear unit and the promo-code use go back at once (the trigger). */
+export function cancelIntent(db: DbExecutor, intentId: string, origin: string): Promise<IntentView> {
+  return moveIntent(db, intentId, "canceled", { origin });
+}
+
+/** What was bought has been delivered. */
+export function fulfilIntent(db: DbExecutor, intentId: string, origin: string): Promise<IntentView> {
+  return moveIntent(db, intentId, "fulfilled", { origin });
+}
+
+/**
+ * Records the expiry of unpaid intents past their time, oldest first, at most `limit` per call;
+ * returns how many. Rows another transaction holds (being paid right now) are skipped, so several
+ * sweepers never wait on each other or on a payment. Stock does not wait for this (a lapsed
+ * reservation holds nothing); promo-code uses come back here (the trigger).
+ */
+export async function expireDueIntents(db: DbExecutor, { limit = 500 }: { limit?: number } = {}): Promise<number> {
+  const { rows } = await db.execute<{ id: string }>(sql`
+    UPDATE intents SET status = 'expired'
+    WHERE id IN (
+      SELECT id FROM intents
+      WHERE status = 'requires_payment' AND expires_at <= now()
+      ORDER BY expires_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id`);
+  return rows.length;
+}

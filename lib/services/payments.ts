@@ -1,0 +1,74 @@
+import "server-only";
+import type { Database } from "@/lib/db/client";
+import { paymentProvider } from "@/lib/payments";
+import type { PaymentProvider } from "@/lib/payments/provider";
+import type { IntentStatus } from "@/lib/intents/states";
+import {
+  IntentStateConflict,
+  cancelIntent,
+  findIntentView,
+  payIntent,
+  type IntentView,
+} from "./intent-lifecycle";
+
+export const PAYMENT_CHOICES = ["pay", "decline"] as const;
+export type PaymentChoice = (typeof PAYMENT_CHOICES)[number];
+
+/** The store's own page for an intent's outcome, used when the intent has no redirect URL of its own. */
+const resultPagePath = (intentId: string) => `/pay/${intentId}/result`;
+const paymentPagePath = (intentId: string) => `/pay/${intentId}`;
+
+// Only URLs stored (and validated) when the intent was created, or the store's own pages: nothing
+// a request carries can choose where the buyer is sent, so the page is no open redirect.
+const successTarget = (view: Pick<IntentView, "id" | "successUrl">) => view.successUrl ?? resultPagePath(view.id);
+const failureTarget = (view: Pick<IntentView, "id" | "failureUrl">) => view.failureUrl ?? resultPagePath(view.id);
+
+/** Where the buyer goes after pressing `choice`, given the state the intent is in now. */
+function targetFor(view: Pick<IntentView, "id" | "successUrl" | "failureUrl">, choice: PaymentChoice, status: IntentStatus): string {
+  // A second press (a double click, a resubmitted form) lands where the first one did.
+  if (choice === "pay" && (status === "paid" || status === "fulfilled")) return successTarget(view);
+  if (choice === "decline" && (status === "canceled" || status === "expired")) return failureTarget(view);
+  // Anything else (paying an expired or declined intent, declining a paid one) was refused:
+  // the payment page says what state the intent is in.
+  return paymentPagePath(view.id);
+}
+
+export type PaymentSubmission = { found: false } | { found: true; location: string };
+
+/**
+ * The buyer pressed Pay or Decline on the payment page. Pay goes through the payment provider;
+ * Decline cancels the intent, which gives the gear unit and promo-code use back at once. Holding
+ * the page's link is the permission, as with a hosted checkout session: the id is 122 random bits.
+ */
+export async function submitPaymentChoice(
+  db: Database,
+  intentId: string,
+  choice: PaymentChoice,
+  origin: string,
+  provider: PaymentProvider = paymentProvider(),
+): Promise<PaymentSubmission> {
+  const view = await findIntentView(db, intentId);
+  if (!view) return { found: false };
+  if (view.status !== "requires_payment") return { found: true, location: targetFor(view, choice, view.status) };
+  try {
+    if (choice === "decline") {
+      await cancelIntent(db, intentId, origin);
+      return { found: true, location: failureTarget(view) };
+    }
+    const started = await provider.startPayment({
+      intentId,
+      amount: view.paymentAmount,
+      currency: "RUB",
+      description: view.kind === "gift" ? `${view.gameTitle} (${view.edition}), gift` : `${view.gearTitle}, ${view.gameTitle}`,
+      email: view.email,
+      returnUrl: `${origin}${resultPagePath(intentId)}`,
+    });
+    if (started.outcome === "redirect") return { found: true, location: started.redirectUrl };
+    await payIntent(db, intentId, { provider: provider.id, providerPaymentId: started.providerPaymentId, origin });
+    return { found: true, location: successTarget(view) };
+  } catch (err) {
+    // Another tab, the sweep or the clock got there between reading and moving.
+    if (err instanceof IntentStateConflict) return { found: true, location: targetFor(view, choice, err.current) };
+    throw err;
+  }
+}
