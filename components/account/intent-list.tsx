@@ -6,7 +6,7 @@ import { intlLocale } from "@/lib/i18n/config";
 import { format, plural } from "@/lib/i18n/format";
 import { formatRub } from "@/lib/money";
 import { LocalTime } from "./local-time";
-import { linkClass } from "./styles";
+import { linkClass, primaryButtonClass } from "./styles";
 
 type IntentStatus = "requires_payment" | "paid" | "fulfilled" | "canceled" | "expired";
 
@@ -65,6 +65,17 @@ export function IntentList({ intents, olderHref, newestHref }: { intents: Intent
   const { locale, t } = useI18n();
   const m = t.account.intents;
   const rub = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
+  // A fee on top was added to the price; an included one is part of it (fee mode `included`).
+  const breakdown = (i: IntentRow) =>
+    [
+      format(m.price, { amount: rub(i.intentAmount) }),
+      i.discountAmount > 0 ? format(m.discount, { amount: rub(i.discountAmount) }) : null,
+      i.feeAmount > 0
+        ? format(i.paymentAmount === i.intentAmount - i.discountAmount + i.feeAmount ? m.feeOnTop : m.feeIncluded, { amount: rub(i.feeAmount) })
+        : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
 
   if (intents.length === 0 && !newestHref) {
     return <p className="rounded-md border border-dashed border-slate-700 px-4 py-6 text-center text-sm text-slate-300">{m.empty}</p>;
@@ -92,22 +103,22 @@ export function IntentList({ intents, olderHref, newestHref }: { intents: Intent
                     <p className="text-sm break-words text-slate-300">{intent.itemTitle}</p>
                   ) : null}
                 </div>
-                <div className="text-right">
-                  <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${statusClass[intent.status]}`}>
-                    {m.status[intent.status]}
-                  </span>
-                  <p className="mt-1 text-lg font-semibold tabular-nums">
-                    <span className="sr-only">{m.amount}: </span>
-                    {rub(intent.paymentAmount)}
+                <div className="w-full sm:w-auto sm:text-right">
+                  <p className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:justify-end">
+                    <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium ${statusClass[intent.status]}`}>
+                      {m.status[intent.status]}
+                    </span>
+                    <span className="text-lg font-semibold tabular-nums">
+                      <span className="sr-only">{m.amount}: </span>
+                      {rub(intent.paymentAmount)}
+                    </span>
                   </p>
-                  <p className="text-xs text-slate-400 tabular-nums">
-                    {format(m.breakdown, { price: rub(intent.intentAmount), discount: rub(intent.discountAmount), fee: rub(intent.feeAmount) })}
-                  </p>
+                  <p className="mt-0.5 text-xs text-slate-400 tabular-nums">{breakdown(intent)}</p>
                 </div>
               </div>
 
-              <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
-                <div>
+              <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm lg:grid-cols-3">
+                <div className="col-span-2 lg:col-span-1">
                   <dt className="text-slate-400">{m.idLabel}</dt>
                   <dd className="mt-0.5 font-mono text-xs break-all">{intent.id}</dd>
                 </div>
@@ -175,8 +186,12 @@ export function IntentList({ intents, olderHref, newestHref }: { intents: Intent
               </div>
 
               {intent.payable ? (
-                <p className="mt-3">
-                  <Link href={`/pay/${intent.id}`} aria-label={format(m.payNowLabel, { title: intent.gameTitle })} className={linkClass}>
+                <p className="mt-4">
+                  <Link
+                    href={`/pay/${intent.id}`}
+                    aria-label={format(m.payNowLabel, { title: intent.gameTitle })}
+                    className={primaryButtonClass}
+                  >
                     {m.payNow}
                   </Link>
                 </p>

@@ -25,6 +25,7 @@ export function RevokeTokenButton({
   const { t } = useI18n();
   const m = t.account.tokens;
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -54,6 +55,8 @@ export function RevokeTokenButton({
         onClick={() => {
           setError(null);
           dialog.current?.showModal();
+          // Browsers differ on what a modal focuses first; the harmless choice, explicitly.
+          cancel.current?.focus();
         }}
         aria-label={format(m.revokeLabel, { name })}
         aria-haspopup="dialog"
@@ -79,7 +82,7 @@ export function RevokeTokenButton({
           </p>
         ) : null}
         <div className="mt-6 flex flex-wrap justify-end gap-3">
-          <button type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
+          <button ref={cancel} type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
             {m.cancel}
           </button>
           <button type="button" onClick={confirm} disabled={pending} className={dangerButtonClass}>

@@ -149,7 +149,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
 
         <fieldset aria-describedby={invalid.has("scopes") ? "token-scopes-error" : undefined}>
           <legend className="text-sm font-medium text-slate-200">{m.scopes}</legend>
-          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          <div className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-1">
             {API_SCOPES.map((scope) => (
               <label
                 key={scope}

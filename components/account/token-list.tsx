@@ -56,10 +56,10 @@ export function TokenList({ tokens, revokeAction }: { tokens: TokenRow[]; revoke
               key={token.id}
               className={`rounded-lg border border-slate-800 p-4 ${token.status === "active" ? "bg-slate-900" : "bg-slate-900/40"}`}
             >
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-0">
+              <div className="flex items-start justify-between gap-3">
+                <div className="min-w-0 flex-1">
                   <h4 className="flex flex-wrap items-center gap-2 font-semibold break-words">
-                    <span className="min-w-0 break-all">{token.name}</span>
+                    <span className="min-w-0 [overflow-wrap:anywhere]">{token.name}</span>
                     <span className={`rounded-full border px-2 py-0.5 text-xs font-medium ${statusClass[token.status]}`}>
                       {m.status[token.status]}
                     </span>
@@ -69,10 +69,12 @@ export function TokenList({ tokens, revokeAction }: { tokens: TokenRow[]; revoke
                   </p>
                 </div>
                 {token.status === "active" ? (
-                  <RevokeTokenButton tokenId={token.id} name={token.name} action={revokeAction} onRevoked={onRevoked} />
+                  <div className="shrink-0">
+                    <RevokeTokenButton tokenId={token.id} name={token.name} action={revokeAction} onRevoked={onRevoked} />
+                  </div>
                 ) : null}
               </div>
-              <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+              <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm">
                 <div>
                   <dt className="text-slate-400">{m.scopes}</dt>
                   <dd className="mt-0.5 flex flex-wrap gap-1">

@@ -50,7 +50,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const log = fs.openSync(logFile, "w");
   const server = spawn(process.execPath, [nextBin(root), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), NODE_ENV: "production" },
+    // A production server refuses sessions without AUTH_SECRET; the tests' sessions live for this run only.
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), NODE_ENV: "production", AUTH_SECRET: crypto.randomBytes(32).toString("base64url") },
     stdio: ["ignore", log, log],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
