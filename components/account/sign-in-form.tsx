@@ -51,8 +51,9 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
       : t.account.signIn[formError]
     : null;
 
+  // method="post": a submit before hydration must not put the password in the URL (history, logs).
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={noticeText ? "sign-in-notice" : undefined}>
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={noticeText ? "sign-in-notice" : undefined}>
       {noticeText ? (
         <p id="sign-in-notice" role="alert" className="rounded-md border border-red-400/60 bg-red-950/60 px-3 py-2 text-sm text-red-100">
           {noticeText}

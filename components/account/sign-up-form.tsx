@@ -63,8 +63,9 @@ export function SignUpForm({
 
   const errorText = (code?: keyof typeof t.account.errors) => (code ? t.account.errors[code] : undefined);
 
+  // method="post": a submit before hydration must not put the password in the URL (history, logs).
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5">
       {formError ? (
         <p role="alert" className="rounded-md border border-red-400/60 bg-red-950/60 px-3 py-2 text-sm text-red-100">
           {formError}

@@ -119,7 +119,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
         </section>
       ) : null}
 
-      <form ref={formRef} onSubmit={onSubmit} noValidate aria-labelledby="create-token-title" className="space-y-5">
+      <form ref={formRef} method="post" onSubmit={onSubmit} noValidate aria-labelledby="create-token-title" className="space-y-5">
         <h3 id="create-token-title" className="text-lg font-semibold">
           {m.createTitle}
         </h3>

@@ -49,7 +49,7 @@ test("a guest is sent to sign in and comes back to the account page after signin
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
   await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible();
-  await expect(page.getByText("No tokens yet. Create your first one with the form above.")).toBeVisible();
+  await expect(page.getByText("No tokens yet. Create your first one with the “New token” form.")).toBeVisible();
   await expect(page.getByText("No orders yet.", { exact: false })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });

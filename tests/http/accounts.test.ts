@@ -130,6 +130,12 @@ describe("sign-in over HTTP (next-auth credentials)", () => {
 });
 
 describe("account pages over HTTP", () => {
+  it.each(["/sign-in", "/sign-up"])("%s posts its form, so a submit before the script runs keeps the password out of the URL", async (path) => {
+    const html = await (await new Browser().fetch(path)).text();
+    expect(html).toMatch(/<form[^>]*method="post"/);
+    expect(html).toMatch(/<input[^>]*type="password"/);
+  });
+
   it.each([
     ["/account", "/sign-in?callbackUrl=%2Faccount"],
     ["/account?before=00000000-0000-0000-0000-000000000000", "/sign-in?callbackUrl=%2Faccount"],
