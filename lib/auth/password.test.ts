@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "./password";
 
-describe("password hashing", () => {
+// Each hash costs ~100 ms of CPU by design; on a busy 2-core machine a test of several needs more than 5 s.
+describe("password hashing", { timeout: 30_000 }, () => {
   it("stores scrypt$N$r$p$salt$hash with base64url parts and today's parameters", async () => {
     const hash = await hashPassword("correct horse battery");
     const [scheme, n, r, p, salt, key, ...rest] = hash.split("$");
