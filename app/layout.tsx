@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AccountNav } from "@/components/account/account-nav";
 import { Providers } from "@/components/providers";
+import { getSessionUser } from "@/lib/auth/session";
 import { getMessages } from "@/lib/i18n/server";
 import "./globals.css";
 
@@ -13,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  const { locale, t } = await getMessages();
+  const [{ locale, t }, user] = await Promise.all([getMessages(), getSessionUser()]);
   return (
     <html lang={locale}>
       <body className="min-h-screen font-sans">
@@ -26,6 +28,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <Link href="/docs/api" className="text-sm text-slate-300 hover:text-white">
                 {t.common.nav.api}
               </Link>
+              <div className="ml-auto">
+                <AccountNav user={user} />
+              </div>
             </nav>
           </header>
           {children}

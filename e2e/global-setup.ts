@@ -10,7 +10,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     games: 300,
     embeddedDir: ".data/e2e-pg",
     env: {
-      AUTH_SECRET: "e2e-only-secret-0123456789abcdefghijklmnop",
       WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
     },
   });

@@ -34,6 +34,11 @@ const envSchema = z.object({
    * `.data/auth-secret` when it is not set, so a fresh clone needs no configuration.
    */
   AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  /**
+   * The site's origin as next-auth should see it. Rarely needed: PUBLIC_BASE_URL is used when set,
+   * and otherwise the origin the request came in on (any host and port, no configuration).
+   */
+  NEXTAUTH_URL: z.string().url().optional(),
   /** Lifetime of the short-lived token the server gives a browser session for the store's own pages. */
   STOREFRONT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
   /**
@@ -82,3 +87,15 @@ function loadEnv(): Env {
 }
 
 export const env: Env = loadEnv();
+
+/**
+ * next-auth v4 reads its own origin from `process.env` rather than from its options: NEXTAUTH_URL,
+ * or the request's Host when AUTH_TRUST_HOST is set. Hands it PUBLIC_BASE_URL when that is set, and
+ * otherwise lets it use the Host the request arrived with, so sign-in works on any host and port
+ * without configuration. (Host only decides where this visitor's own redirects and cookies point.)
+ */
+export function exportNextAuthEnv(): void {
+  if (env.NEXTAUTH_URL) return;
+  if (env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL = env.PUBLIC_BASE_URL;
+  else process.env.AUTH_TRUST_HOST ??= "true";
+}

@@ -1,6 +1,7 @@
 // npm run bench [-- --games 100000 --duration 10 --connections 32 --quick --fresh]: load-test the production
 // server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
 import { fork, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -380,7 +381,15 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
   const logFile = path.join(LOG_DIR, `next-${label}.log`);
   const log = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), BENCH_FLOOR: "1", ...extraEnv },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      BENCH_FLOOR: "1",
+      ...extraEnv,
+    },
     stdio: ["ignore", log, log],
   });
   const rss = sampleTreeRss(child.pid ?? 0);

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { AUTH_SECRET_FILE, readOrCreateAuthSecret } from "@/lib/auth/secret";
 import { createDb, createPool } from "@/lib/db/client";
 import { EmbeddedPostgresError, resolveDatabaseUrl, type DatabaseHandle } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
@@ -59,7 +60,10 @@ async function serve(database: DatabaseHandle): Promise<number> {
   }
   if (pendingSignal) return exitCodeFor(pendingSignal);
 
-  const childEnv = { ...process.env, DATABASE_URL: database.url };
+  // A fresh clone signs people in without configuration: the generated secret lives in .data, so
+  // sessions survive restarts. Several instances must be given one AUTH_SECRET instead.
+  const authSecret = env.AUTH_SECRET ?? readOrCreateAuthSecret(path.resolve(AUTH_SECRET_FILE));
+  const childEnv = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret };
   if (!dev && !fs.existsSync(path.join(".next", "BUILD_ID"))) {
     console.log("No production build yet: running `next build` first.");
     const code = await runChild(["build"], childEnv);

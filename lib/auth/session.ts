@@ -1,4 +1,9 @@
 import "server-only";
+import { getServerSession } from "next-auth";
+import { cache } from "react";
+import { getDb } from "@/lib/db/client";
+import { findUserById } from "@/lib/services/users";
+import { getAuthOptions } from "./options";
 
 export interface SessionUser {
   id: string;
@@ -7,9 +12,13 @@ export interface SessionUser {
 }
 
 /**
- * The signed-in shopper for this request, or null for a guest.
- * TODO(accounts): blocked on next-auth being wired in; returns null until then.
+ * The signed-in shopper for this request, or null for a guest. Read from the session cookie and
+ * checked against the database once per request, so a deleted account counts as signed out.
+ * Works in server components, route handlers and server actions.
  */
-export async function getSessionUser(): Promise<SessionUser | null> {
-  return null;
-}
+export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
+  const session = await getServerSession(getAuthOptions());
+  const id = session?.user?.id;
+  if (!id) return null;
+  return findUserById(getDb(), id);
+});

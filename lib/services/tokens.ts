@@ -40,7 +40,6 @@ export type AuthResult =
   | { ok: true; token: AuthToken }
   | { ok: false; reason: "malformed" | "unknown" | "expired" | "revoked" };
 
-const lastUsedWritten = new Map<string, number>();
 
 interface CachedToken {
   token: AuthToken;
@@ -49,8 +48,14 @@ interface CachedToken {
 }
 
 const AUTH_CACHE_MAX = 10_000;
+
+// One cache per process, not per module copy: Next bundles each route and each page's server
+// actions separately, so a module-level Map in the account page's revoke action would not be the
+// one /api/v1 reads, and a revoked token would keep working there until its entry timed out.
+const processWide = globalThis as unknown as { gkAuthCache?: Map<string, CachedToken>; gkLastUsedWritten?: Map<string, number> };
 /** Successful lookups by token hash; failures are never cached, so a new token works at once. */
-const authCache = new Map<string, CachedToken>();
+const authCache = (processWide.gkAuthCache ??= new Map<string, CachedToken>());
+const lastUsedWritten = (processWide.gkLastUsedWritten ??= new Map<string, number>());
 
 /** Looks a presented bearer token up by its hash and records its use (to the minute). */
 export async function authenticateToken(db: Database, presented: string, now = new Date()): Promise<AuthResult> {

@@ -52,7 +52,14 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     const log = fs.openSync(logFile, "w");
     app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "production", ...options.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        AUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+        ...options.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+      },
       stdio: ["ignore", log, log],
     });
     const baseUrl = `http://127.0.0.1:${port}`;

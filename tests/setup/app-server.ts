@@ -60,6 +60,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       DATABASE_URL: url,
       PORT: String(port),
       NODE_ENV: "production",
+      // A production server refuses sessions without AUTH_SECRET; the tests' sessions live for this run only.
+      AUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
       // Callbacks in HTTP tests go to receivers on this machine, and retry within a test's time.
       WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
       WEBHOOK_RETRY_SCHEDULE: "200ms,500ms,1s",

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -21,7 +22,7 @@ export async function startNextProcess(name: string, env: Record<string, string>
   const log = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
+    env: { ...process.env, NODE_ENV: "production", AUTH_SECRET: crypto.randomBytes(32).toString("base64url"), PORT: String(port), ...env },
     stdio: ["ignore", log, log],
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>

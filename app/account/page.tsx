@@ -1,0 +1,162 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { IntentList, type IntentRow } from "@/components/account/intent-list";
+import { SignOutButton } from "@/components/account/sign-out-button";
+import { cardClass, linkClass, secondaryButtonClass } from "@/components/account/styles";
+import { TokenCreateForm } from "@/components/account/token-create-form";
+import { TokenList, type TokenRow } from "@/components/account/token-list";
+import { WebhookSecret } from "@/components/account/webhook-secret";
+import { getSessionUser } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { format } from "@/lib/i18n/format";
+import { getMessages } from "@/lib/i18n/server";
+import { listUserIntents, type UserIntent } from "@/lib/services/account";
+import { listApiTokens } from "@/lib/services/tokens";
+import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
+import { createTokenAction, revokeTokenAction } from "./actions";
+
+const INTENTS_PER_PAGE = 20;
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getMessages();
+  return { title: t.account.page.title, robots: { index: false } };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function tokenRow(token: Awaited<ReturnType<typeof listApiTokens>>[number], now: Date): TokenRow {
+  const status = token.revokedAt ? "revoked" : token.expiresAt && token.expiresAt <= now ? "expired" : "active";
+  return {
+    id: token.id,
+    name: token.name,
+    prefix: token.prefix,
+    scopes: token.scopes,
+    createdAt: token.createdAt.toISOString(),
+    lastUsedAt: iso(token.lastUsedAt),
+    expiresAt: iso(token.expiresAt),
+    revokedAt: iso(token.revokedAt),
+    status,
+  };
+}
+
+function intentRow(intent: UserIntent, locale: string, now: Date): IntentRow {
+  const lapsed = intent.status === "requires_payment" && intent.expiresAt <= now;
+  return {
+    id: intent.id,
+    kind: intent.kind,
+    status: lapsed ? "expired" : intent.status,
+    payable: intent.status === "requires_payment" && !lapsed,
+    gameTitle: (locale === "ru" ? intent.gameTitleRu : null) ?? intent.gameTitle,
+    itemTitle: intent.itemTitle,
+    intentAmount: intent.intentAmount,
+    discountAmount: intent.discountAmount,
+    feeAmount: intent.feeAmount,
+    paymentAmount: intent.paymentAmount,
+    utmSource: intent.attribution?.utm_source ?? null,
+    utmMedium: intent.attribution?.utm_medium ?? null,
+    tokenName: intent.tokenName,
+    tokenPurpose: intent.tokenPurpose,
+    hasCallbackUrl: intent.callbackUrl !== null,
+    createdAt: intent.createdAt.toISOString(),
+    expiresAt: intent.expiresAt.toISOString(),
+    paidAt: iso(intent.paidAt),
+    fulfilledAt: iso(intent.fulfilledAt),
+    canceledAt: iso(intent.canceledAt),
+    expiredAt: iso(intent.expiredAt),
+    callbacks: intent.callbacks.map((c) => ({
+      id: c.id,
+      eventType: c.eventType,
+      status: c.status,
+      attemptCount: c.attemptCount,
+      nextAttemptAt: c.nextAttemptAt.toISOString(),
+      lastResponseStatus: c.lastResponseStatus,
+      lastError: c.lastError,
+    })),
+  };
+}
+
+export default async function AccountPage({ searchParams }: { searchParams: SearchParams }) {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in?callbackUrl=%2Faccount");
+  const params = await searchParams;
+  const before = typeof params.before === "string" ? params.before : null;
+  const db = getDb();
+  const [{ locale, t }, tokens, secret, intents] = await Promise.all([
+    getMessages(),
+    listApiTokens(db, user.id),
+    getOrCreateWebhookSecret(db, user.id),
+    listUserIntents(db, user.id, { limit: INTENTS_PER_PAGE, before }),
+  ]);
+  const now = new Date();
+  const m = t.account;
+  const sections = [
+    { id: "tokens", title: m.tokens.title },
+    { id: "callbacks", title: m.secret.title },
+    { id: "orders", title: m.intents.title },
+  ];
+
+  return (
+    <main id="main" className="mx-auto w-full max-w-5xl px-4 py-8 sm:py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold tracking-tight">{m.page.title}</h1>
+          <p className="mt-1 break-words text-slate-300">{format(m.page.signedInAs, { email: user.email })}</p>
+        </div>
+        <SignOutButton className={secondaryButtonClass} />
+      </div>
+
+      <nav aria-label={m.page.sectionsLabel} className="mt-6">
+        <ul className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
+          {sections.map((s) => (
+            <li key={s.id}>
+              <a href={`#${s.id}`} className={linkClass}>
+                {s.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <section id="tokens" aria-labelledby="tokens-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="tokens-title" className="text-xl font-semibold">
+          {m.tokens.title}
+        </h2>
+        <p className="mt-1 text-sm text-slate-300">
+          {m.tokens.lead}{" "}
+          <Link href="/docs/api" className={linkClass}>
+            {m.tokens.docsLink}
+          </Link>
+        </p>
+        <div className="mt-6 grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+          <TokenCreateForm action={createTokenAction} />
+          <TokenList tokens={tokens.map((token) => tokenRow(token, now))} revokeAction={revokeTokenAction} />
+        </div>
+      </section>
+
+      <section id="callbacks" aria-labelledby="callbacks-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="callbacks-title" className="text-xl font-semibold">
+          {m.secret.title}
+        </h2>
+        <p className="mt-1 max-w-3xl text-sm leading-relaxed text-slate-300">{m.secret.lead}</p>
+        <div className="mt-4">
+          <WebhookSecret secret={secret} />
+        </div>
+      </section>
+
+      <section id="orders" aria-labelledby="orders-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="orders-title" className="text-xl font-semibold">
+          {m.intents.title}
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-slate-300">{m.intents.lead}</p>
+        <IntentList
+          intents={intents.intents.map((intent) => intentRow(intent, locale, now))}
+          olderHref={intents.nextBefore ? `/account?before=${intents.nextBefore}#orders` : null}
+          newestHref={before ? "/account#orders" : null}
+        />
+      </section>
+    </main>
+  );
+}

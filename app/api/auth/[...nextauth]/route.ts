@@ -1,0 +1,21 @@
+// GET/POST /api/auth/* - next-auth: CSRF token, e-mail and password sign-in, session, sign-out
+import NextAuth from "next-auth";
+import type { NextRequest } from "next/server";
+import { errorResponse } from "@/lib/api/errors";
+import { getAuthOptions } from "@/lib/auth/options";
+import { AuthConfigError } from "@/lib/auth/secret";
+
+type Context = { params: Promise<{ nextauth: string[] }> };
+
+async function handler(request: NextRequest, context: Context): Promise<Response> {
+  try {
+    return await NextAuth(getAuthOptions())(request, context);
+  } catch (err) {
+    if (!(err instanceof AuthConfigError)) throw err;
+    // The operator's mistake, said plainly in the log; the visitor only learns sign-in is down.
+    console.error(JSON.stringify({ level: "error", area: "auth", error: err.message }));
+    return errorResponse(503, "sign-in is not available: the server is missing its configuration");
+  }
+}
+
+export { handler as GET, handler as POST };

@@ -1,0 +1,31 @@
+"use client";
+
+import { usePathname } from "next/navigation";
+import { useState } from "react";
+import { useI18n } from "@/components/i18n/i18n-provider";
+import { signOutSession } from "@/lib/queries/auth-client";
+
+export function SignOutButton({ className }: { className?: string }) {
+  const { t } = useI18n();
+  const pathname = usePathname();
+  const [pending, setPending] = useState(false);
+
+  async function signOut() {
+    setPending(true);
+    if (!(await signOutSession())) {
+      setPending(false);
+      return;
+    }
+    // A full load, so nothing rendered for the signed-in shopper survives; the account page has
+    // nothing to show a guest, so leave it for the home page.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose
+    if (pathname.startsWith("/account")) window.location.assign("/");
+    else window.location.reload();
+  }
+
+  return (
+    <button type="button" onClick={signOut} disabled={pending} aria-busy={pending || undefined} className={className}>
+      {pending ? t.account.nav.signingOut : t.account.nav.signOut}
+    </button>
+  );
+}

@@ -1,0 +1,219 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, test } from "../fixtures";
+
+// One shopper per run, so the spec can run against any database, again and again.
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const email = `shopper-${run}@example.com`;
+const password = "correct horse battery";
+
+test.use({ locale: "en-GB" });
+test.describe.configure({ mode: "serial" });
+
+function expectNoSeriousA11yViolations(page: Page) {
+  return expectAccessible(page, page.url());
+}
+
+async function signIn(page: Page, withPassword = password) {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(withPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("a guest is sent to sign in and comes back to the account page after signing up", async ({ page }) => {
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Faccount$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole("link", { name: "Sign up" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign up" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // The shared schema speaks before the server is asked.
+  await page.getByLabel("E-mail").fill("not an address");
+  await page.getByLabel("Password", { exact: true }).fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("That does not look like an e-mail address: it should be like name@example.com.")).toBeVisible();
+  await expect(page.getByText("That password is too short: use at least 10 characters.")).toBeVisible();
+  await expect(page.getByLabel("E-mail")).toBeFocused();
+  await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Show password" }).click();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+  await page.getByRole("button", { name: "Create account" }).click();
+
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible();
+  await expect(page.getByText("No tokens yet. Create your first one with the “New token” form.")).toBeVisible();
+  await expect(page.getByText("No orders yet.", { exact: false })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("sign-up refuses an e-mail that is taken, in any letter case", async ({ page }) => {
+  await page.goto("/sign-up");
+  await page.getByLabel("E-mail").fill(email.toUpperCase());
+  await page.getByLabel("Password", { exact: true }).fill("another long password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("There is already an account with this e-mail. Sign in, or use another address.")).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-up$/);
+});
+
+test("sign in, create a token, see it once, copy it, use it, revoke it", async ({ page, context, request }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await signIn(page, "not my password");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
+  await signIn(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("CI bot");
+  await page.getByRole("checkbox", { name: /gifts:verify/ }).check();
+  await page.getByLabel("Expires").selectOption({ label: "in 30 days" });
+  await page.getByRole("button", { name: "Create token" }).click();
+
+  const created = page.getByRole("heading", { name: "Token “CI bot” created" });
+  await expect(created).toBeFocused();
+  const token = await page.getByRole("textbox", { name: "Your new token" }).inputValue();
+  expect(token).toMatch(/^gk_live_[A-Za-z0-9]{43}$/);
+
+  await page.getByRole("button", { name: "Copy: Your new token" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+  const catalog = await request.get("/api/v1/gifts/catalog?limit=1", { headers: { Authorization: `Bearer ${token}` } });
+  expect(catalog.status()).toBe(200);
+
+  // The list shows the new token by name and prefix; the whole token is gone once dismissed or reloaded.
+  const row = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /CI bot/ }) });
+  await expect(row).toContainText(token.slice(0, 12));
+  await expect(row).toContainText("catalog:read");
+  await expect(row).toContainText("gifts:verify");
+  await expect(row).toContainText("Active");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Token “CI bot” created" })).toHaveCount(0);
+  expect(await page.content()).not.toContain(token);
+
+  // Escape leaves the confirmation without revoking; the confirm button revokes.
+  await row.getByRole("button", { name: "Revoke token “CI bot”" }).click();
+  const dialog = page.getByRole("dialog", { name: "Revoke token “CI bot”?" });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  expect((await request.get("/api/v1/gifts/catalog?limit=1", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+
+  await row.getByRole("button", { name: "Revoke token “CI bot”" }).click();
+  await dialog.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Token “CI bot” revoked." })).toBeVisible();
+  await expect(row).toContainText("Revoked");
+  await expect(row.getByRole("button", { name: /Revoke/ })).toHaveCount(0);
+
+  // The instance that revoked forgets its cached lookup at once: no 5-second grace.
+  const after = await request.get("/api/v1/gifts/catalog?limit=1", { headers: { Authorization: `Bearer ${token}` } });
+  expect(after.status()).toBe(401);
+  expect(await after.json()).toEqual({ code: 401, message: "the bearer token has been revoked" });
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("the callback signing secret is masked until revealed, and copyable", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/sign-in?callbackUrl=%2Faccount%23callbacks");
+  await signIn(page);
+  const section = page.getByRole("region", { name: "Callback signing secret" });
+  await expect(section).toContainText("Secret hidden");
+  await expect(section).not.toContainText(/whsec_[A-Za-z0-9+/]{8}/);
+  await section.getByRole("button", { name: "Reveal the signing secret" }).click();
+  const value = await section.getByRole("textbox", { name: "Signing secret" }).inputValue();
+  expect(value).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  await section.getByRole("button", { name: "Copy: Signing secret" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+  await section.getByRole("button", { name: "Hide the signing secret" }).click();
+  await expect(section.getByRole("textbox")).toHaveCount(0);
+});
+
+test("signing in and out hands the store's own pages a token for the new owner", async ({ page }) => {
+  await page.goto("/sign-in");
+  // A guest's storefront token from before signing in must not be reused afterwards.
+  await page.evaluate(() => sessionStorage.setItem("gk.storefront-token", JSON.stringify({ token: "guest", expiresAt: "2999-01-01T00:00:00Z", owner: "guest" })));
+  await signIn(page);
+  await expect(page).toHaveURL(/\/account$/);
+  expect(await page.evaluate(() => sessionStorage.getItem("gk.storefront-token"))).toBeNull();
+  const issued = await page.evaluate(async () => (await fetch("/api/storefront/token", { method: "POST" })).json());
+  expect(issued.owner).toBe("user");
+
+  await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const asGuest = await page.evaluate(async () => (await fetch("/api/storefront/token", { method: "POST" })).json());
+  expect(asGuest.owner).toBe("guest");
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Faccount$/);
+});
+
+test("keyboard only: sign in, create a token and revoke it", async ({ page }) => {
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await page.getByLabel("E-mail").focus();
+  await page.keyboard.type(email);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
+  await page.keyboard.type(password);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+
+  // Tab order reaches the form from the top of the page.
+  const name = page.getByRole("textbox", { name: "Name", exact: true });
+  for (let i = 0; i < 30 && !(await name.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(name).toBeFocused();
+  await page.keyboard.type("Keyboard token");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox", { name: /catalog:read/ })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("checkbox", { name: /gifts:verify/ })).toBeChecked();
+  await name.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Token “Keyboard token” created" })).toBeFocused();
+
+  const revoke = page.getByRole("button", { name: "Revoke token “Keyboard token”" });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Revoke token “Keyboard token”?" });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Yes, revoke" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Your tokens" })).toBeFocused();
+  await expect(page.getByRole("status").filter({ hasText: "Token “Keyboard token” revoked." })).toBeVisible();
+});
+
+test.describe("in Russian", () => {
+  test.use({ locale: "ru-RU" });
+
+  test("the sign-in page and its errors are Russian", async ({ page }) => {
+    await page.goto("/sign-in");
+    await expect(page.getByRole("heading", { level: 1, name: "Вход" })).toBeVisible();
+    await page.getByLabel("Эл. почта").fill(email);
+    await page.getByLabel("Пароль", { exact: true }).fill("неверный пароль");
+    await page.getByRole("button", { name: "Войти" }).click();
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Неверная почта или пароль.");
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+for (const width of [390, 1280]) {
+  test(`no sideways scrolling at ${width} px`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of ["/sign-in", "/sign-up"]) {
+      await page.goto(path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+      await testInfo.attach(`${path.slice(1)}-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+    }
+    await page.goto("/sign-in?callbackUrl=%2Faccount");
+    await signIn(page);
+    await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "/account").toBe(true);
+    await testInfo.attach(`account-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  });
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { SIGN_IN_ERRORS } from "@/lib/schemas/account";
+import { forgetStorefrontToken } from "./api-client";
+
+const AUTH_BASE = "/api/auth";
+const csrfSchema = z.object({ csrfToken: z.string().min(1) });
+const redirectSchema = z.object({ url: z.string() });
+
+export type SignInOutcome = { ok: true } | { ok: false; error: "invalid" | "tooMany" | "unavailable" };
+
+async function csrfToken(): Promise<string> {
+  const response = await fetch(`${AUTH_BASE}/csrf`, { credentials: "same-origin", cache: "no-store" });
+  return csrfSchema.parse(await response.json()).csrfToken;
+}
+
+/** next-auth answers `{url}`; a refusal is that URL's `error` parameter. */
+async function postAuth(path: string, fields: Record<string, string>): Promise<{ ok: boolean; error: string | null }> {
+  const body = new URLSearchParams({ ...fields, csrfToken: await csrfToken(), json: "true" });
+  const response = await fetch(`${AUTH_BASE}/${path}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body,
+  });
+  const parsed = redirectSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) return { ok: false, error: `status ${response.status}` };
+  const error = new URL(parsed.data.url, window.location.origin).searchParams.get("error");
+  return { ok: response.ok && !error, error };
+}
+
+/**
+ * Signs in with e-mail and password through next-auth's credentials endpoint (its CSRF double
+ * submit included), without next-auth's client: no provider round trip, and a failure stays on
+ * our form instead of navigating to next-auth's error page.
+ */
+export async function signInWithPassword(email: string, password: string): Promise<SignInOutcome> {
+  try {
+    const result = await postAuth("callback/credentials", { email, password, callbackUrl: window.location.href });
+    if (result.ok) {
+      // The next /api/v1 call must get a token owned by this account, not the guest's.
+      forgetStorefrontToken();
+      return { ok: true };
+    }
+    if (result.error === SIGN_IN_ERRORS.invalid) return { ok: false, error: "invalid" };
+    if (result.error === SIGN_IN_ERRORS.tooMany) return { ok: false, error: "tooMany" };
+    return { ok: false, error: "unavailable" };
+  } catch {
+    return { ok: false, error: "unavailable" };
+  }
+}
+
+/** Ends the session; false when the server could not be reached (the shopper is still signed in). */
+export async function signOutSession(): Promise<boolean> {
+  try {
+    const result = await postAuth("signout", { callbackUrl: window.location.origin });
+    forgetStorefrontToken();
+    return result.ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,170 @@
+import "server-only";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "@/lib/db/client";
+import { apiTokens, games, gearItems, intents, packages, webhookAttempts, webhookDeliveries, type WEBHOOK_DELIVERY_STATUSES } from "@/lib/db/schema";
+
+export interface IntentCallback {
+  id: string;
+  eventType: string;
+  status: (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+  attemptCount: number;
+  createdAt: Date;
+  nextAttemptAt: Date;
+  finishedAt: Date | null;
+  /** The latest attempt's answer: HTTP status, or why there was none. */
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+}
+
+export interface UserIntent {
+  id: string;
+  kind: "gift" | "gear";
+  status: (typeof intents.$inferSelect)["status"];
+  appId: number;
+  gameTitle: string;
+  gameTitleRu: string | null;
+  /** The edition of a gift, or the gear item's title. */
+  itemTitle: string | null;
+  intentAmount: number;
+  discountAmount: number;
+  feeAmount: number;
+  paymentAmount: number;
+  attribution: { utm_source?: string; utm_medium?: string } | null;
+  /** The token that created it; `storefront` ones are this site's own checkout. */
+  tokenName: string;
+  tokenPurpose: "api" | "storefront";
+  callbackUrl: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  paidAt: Date | null;
+  fulfilledAt: Date | null;
+  canceledAt: Date | null;
+  expiredAt: Date | null;
+  callbacks: IntentCallback[];
+}
+
+export interface UserIntentPage {
+  intents: UserIntent[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Intents made with any of the user's tokens, their partner API tokens and this site's checkout
+ * sessions alike, newest first, with the callbacks each one caused. `before` is the id of the last
+ * intent of the previous page.
+ */
+export async function listUserIntents(
+  db: Database,
+  userId: string,
+  { limit = 20, before }: { limit?: number; before?: string | null } = {},
+): Promise<UserIntentPage> {
+  const after =
+    before && UUID.test(before)
+      ? sql`(${intents.createdAt}, ${intents.id}) < (SELECT created_at, id FROM intents WHERE id = ${before})`
+      : undefined;
+  const rows = await db
+    .select({
+      id: intents.id,
+      kind: intents.kind,
+      status: intents.status,
+      appId: intents.appId,
+      gameTitle: games.title,
+      gameTitleRu: games.titleRu,
+      packageTitle: packages.title,
+      gearTitle: gearItems.title,
+      intentAmount: intents.intentAmount,
+      discountAmount: intents.discountAmount,
+      feeAmount: intents.feeAmount,
+      paymentAmount: intents.paymentAmount,
+      attribution: intents.attribution,
+      tokenName: apiTokens.name,
+      tokenPurpose: apiTokens.purpose,
+      callbackUrl: intents.callbackUrl,
+      createdAt: intents.createdAt,
+      expiresAt: intents.expiresAt,
+      paidAt: intents.paidAt,
+      fulfilledAt: intents.fulfilledAt,
+      canceledAt: intents.canceledAt,
+      expiredAt: intents.expiredAt,
+    })
+    .from(intents)
+    .innerJoin(apiTokens, eq(apiTokens.id, intents.tokenId))
+    .innerJoin(games, eq(games.appId, intents.appId))
+    .leftJoin(packages, eq(packages.packageId, intents.packageId))
+    .leftJoin(gearItems, eq(gearItems.id, intents.gearItemId))
+    .where(and(eq(apiTokens.userId, userId), after))
+    .orderBy(desc(intents.createdAt), desc(intents.id))
+    .limit(limit + 1);
+
+  const page = rows.slice(0, limit);
+  const callbacks = await listCallbacks(db, page.map((r) => r.id));
+  return {
+    intents: page.map(({ packageTitle, gearTitle, ...r }) => ({
+      ...r,
+      itemTitle: r.kind === "gift" ? packageTitle : gearTitle,
+      callbacks: callbacks.get(r.id) ?? [],
+    })),
+    nextBefore: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
+async function listCallbacks(db: Database, intentIds: string[]): Promise<Map<string, IntentCallback[]>> {
+  const byIntent = new Map<string, IntentCallback[]>();
+  if (intentIds.length === 0) return byIntent;
+  const last = db
+    .select({
+      responseStatus: webhookAttempts.responseStatus,
+      error: webhookAttempts.error,
+      startedAt: webhookAttempts.startedAt,
+    })
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, webhookDeliveries.id))
+    .orderBy(desc(webhookAttempts.attempt))
+    .limit(1)
+    .as("last_attempt");
+  const rows = await db
+    .select({
+      intentId: webhookDeliveries.intentId,
+      id: webhookDeliveries.id,
+      eventType: webhookDeliveries.eventType,
+      status: webhookDeliveries.status,
+      attemptCount: webhookDeliveries.attemptCount,
+      createdAt: webhookDeliveries.createdAt,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      finishedAt: webhookDeliveries.finishedAt,
+      lastResponseStatus: last.responseStatus,
+      lastError: last.error,
+      lastAttemptAt: last.startedAt,
+    })
+    .from(webhookDeliveries)
+    .leftJoinLateral(last, sql`true`)
+    .where(inArray(webhookDeliveries.intentId, intentIds))
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));
+  for (const { intentId, ...callback } of rows) {
+    const list = byIntent.get(intentId) ?? [];
+    list.push(callback);
+    byIntent.set(intentId, list);
+  }
+  return byIntent;
+}
+
+/** Live partner tokens one account may hold; a leaked-and-forgotten pile is a risk, not a feature. */
+export const MAX_ACTIVE_API_TOKENS = 50;
+
+export async function countActiveApiTokens(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(apiTokens)
+    .where(
+      and(
+        eq(apiTokens.userId, userId),
+        eq(apiTokens.purpose, "api"),
+        sql`${apiTokens.revokedAt} IS NULL AND (${apiTokens.expiresAt} IS NULL OR ${apiTokens.expiresAt} > now())`,
+      ),
+    );
+  return row?.n ?? 0;
+}

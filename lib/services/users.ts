@@ -1,0 +1,54 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import { burnVerification, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/password";
+import type { Database } from "@/lib/db/client";
+import { users } from "@/lib/db/schema";
+import type { SignInRequest, SignUpRequest } from "@/lib/schemas/account";
+
+export interface AccountUser {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+const accountColumns = { id: users.id, email: users.email, name: users.name };
+
+/**
+ * A new account with a password. An e-mail already on file, in any letter case and whether or not
+ * it has a password (owners the token CLI made have none), is refused: claiming it here without
+ * proving the mailbox would hand over someone else's tokens and intents.
+ */
+export async function registerUser(db: Database, input: SignUpRequest): Promise<{ ok: true; user: AccountUser } | { ok: false; reason: "email_taken" }> {
+  const passwordHash = await hashPassword(input.password);
+  // The unique index on lower(email) decides races between two sign-ups of one address.
+  const [row] = await db
+    .insert(users)
+    .values({ email: input.email, passwordHash })
+    .onConflictDoNothing()
+    .returning(accountColumns);
+  return row ? { ok: true, user: row } : { ok: false, reason: "email_taken" };
+}
+
+/** The account these credentials open, or null; both failures take the same time. */
+export async function verifyUserCredentials(db: Database, input: SignInRequest): Promise<AccountUser | null> {
+  const [row] = await db
+    .select({ ...accountColumns, passwordHash: users.passwordHash })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${input.email})`)
+    .limit(1);
+  if (!row?.passwordHash) {
+    await burnVerification(input.password);
+    return null;
+  }
+  if (!(await verifyPassword(input.password, row.passwordHash))) return null;
+  if (needsRehash(row.passwordHash)) {
+    await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, row.id));
+  }
+  return { id: row.id, email: row.email, name: row.name };
+}
+
+export async function findUserById(db: Database, id: string): Promise<AccountUser | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await db.select(accountColumns).from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}

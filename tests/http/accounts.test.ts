@@ -1,0 +1,168 @@
+import crypto from "node:crypto";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { createDb, createPool } from "@/lib/db/client";
+import { registerUser } from "@/lib/services/users";
+import { appQuery } from "./support";
+
+const base = inject("appBaseUrl");
+const password = "correct horse battery";
+let email: string;
+
+beforeAll(async () => {
+  email = `http-${crypto.randomBytes(4).toString("hex")}@example.com`;
+  const pool = createPool(inject("appDatabaseUrl"), 1);
+  try {
+    const result = await registerUser(createDb(pool), { email, password });
+    if (!result.ok) throw new Error("could not create the test account");
+  } finally {
+    await pool.end();
+  }
+});
+
+/** A tiny cookie jar: what a browser would send back to this origin. */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+  /** Each test its own client address, so the sign-in limiter of one test does not affect another. */
+  constructor(private readonly address = `198.51.100.${crypto.randomInt(1, 254)}`) {}
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set("x-forwarded-for", this.address);
+    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    const res = await fetch(`${base}${path}`, { ...init, headers, redirect: "manual" });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  async post(path: string, fields: Record<string, string>, withCsrf = true): Promise<{ status: number; error: string | null }> {
+    const csrfToken = withCsrf ? ((await (await this.fetch("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken : "forged";
+    const res = await this.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
+    });
+    const { url } = (await res.json()) as { url: string };
+    return { status: res.status, error: new URL(url, base).searchParams.get("error") };
+  }
+
+  signIn(withEmail: string, withPassword: string, withCsrf = true) {
+    return this.post("/api/auth/callback/credentials", { email: withEmail, password: withPassword, callbackUrl: `${base}/account` }, withCsrf);
+  }
+
+  async session(): Promise<{ user?: { email?: string; id?: string } }> {
+    return (await this.fetch("/api/auth/session")).json();
+  }
+
+  async storefrontToken(): Promise<{ token: string; owner: string }> {
+    const res = await this.fetch("/api/storefront/token", { method: "POST", headers: { "sec-fetch-site": "same-origin" } });
+    expect(res.status).toBe(200);
+    return res.json();
+  }
+}
+
+const SESSION_COOKIE = "next-auth.session-token";
+
+describe("sign-in over HTTP (next-auth credentials)", () => {
+  it("signs in with the right password, in any letter case of the e-mail, and the session names the account", async () => {
+    const browser = new Browser();
+    expect(await browser.signIn(email.toUpperCase(), password)).toEqual({ status: 200, error: null });
+    expect(browser.has(SESSION_COOKIE)).toBe(true);
+    const [user] = await appQuery<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]);
+    expect((await browser.session()).user).toEqual({ id: user!.id, email, name: null });
+  });
+
+  it.each([
+    ["a wrong password", () => email, "not the password"],
+    ["an unknown e-mail", () => "nobody-here@example.com", password],
+    ["the storefront's guest owner, which has no password", () => "guests@storefront.giftkey.invalid", ""],
+  ])("refuses %s with CredentialsSignin and no session", async (_why, who, withPassword) => {
+    const browser = new Browser();
+    expect(await browser.signIn(who(), withPassword)).toEqual({ status: 401, error: "CredentialsSignin" });
+    expect(browser.has(SESSION_COOKIE)).toBe(false);
+    expect(await browser.session()).toEqual({});
+  });
+
+  it("refuses a sign-in without the CSRF double-submit token", async () => {
+    const browser = new Browser();
+    const result = await browser.signIn(email, password, false);
+    expect(browser.has(SESSION_COOKIE)).toBe(false);
+    expect(result.error).toBeNull();
+    expect(await browser.session()).toEqual({});
+  });
+
+  it("stops trying passwords after 10 failures from one address, even the right one, while other addresses go on", async () => {
+    const attacker = new Browser("203.0.113.7");
+    for (let i = 0; i < 10; i++) expect((await attacker.signIn(email, `guess ${i}`)).error).toBe("CredentialsSignin");
+    expect(await attacker.signIn(email, password)).toEqual({ status: 401, error: "TooManyAttempts" });
+    expect(attacker.has(SESSION_COOKIE)).toBe(false);
+    expect((await new Browser("203.0.113.8").signIn(email, password)).error).toBeNull();
+  });
+
+  it("gives a signed-in shopper storefront tokens of their own, and a guest the guest owner's", async () => {
+    const browser = new Browser();
+    const guest = await browser.storefrontToken();
+    expect(guest.owner).toBe("guest");
+    await browser.signIn(email, password);
+    const mine = await browser.storefrontToken();
+    expect(mine.owner).toBe("user");
+    const owners = await appQuery<{ email: string; purpose: string }>(
+      "SELECT u.email, t.purpose FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
+      [crypto.createHash("sha256").update(mine.token).digest("hex")],
+    );
+    expect(owners).toEqual([{ email, purpose: "storefront" }]);
+
+    expect(await browser.post("/api/auth/signout", { callbackUrl: base })).toEqual({ status: 200, error: null });
+    expect(browser.has(SESSION_COOKIE)).toBe(false);
+    expect((await browser.storefrontToken()).owner).toBe("guest");
+  });
+});
+
+describe("account pages over HTTP", () => {
+  it.each(["/sign-in", "/sign-up"])("%s posts its form, so a submit before the script runs keeps the password out of the URL", async (path) => {
+    const html = await (await new Browser().fetch(path)).text();
+    expect(html).toMatch(/<form[^>]*method="post"/);
+    expect(html).toMatch(/<input[^>]*type="password"/);
+  });
+
+  it.each([
+    ["/account", "/sign-in?callbackUrl=%2Faccount"],
+    ["/account?before=00000000-0000-0000-0000-000000000000", "/sign-in?callbackUrl=%2Faccount"],
+  ])("%s sends a guest to sign in and back", async (path, location) => {
+    const res = await new Browser().fetch(path);
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toBe(location);
+  });
+
+  it("sends a signed-in shopper from the sign-in page to where they were going, and only to this site", async () => {
+    const browser = new Browser();
+    await browser.signIn(email, password);
+    const cases: [string, string][] = [
+      ["/sign-in?callbackUrl=%2Fdocs%2Fapi", "/docs/api"],
+      ["/sign-in?callbackUrl=https%3A%2F%2Fevil.example%2F", "/account"],
+      ["/sign-in?callbackUrl=%2F%2Fevil.example", "/account"],
+      ["/sign-up", "/account"],
+    ];
+    for (const [path, location] of cases) {
+      const res = await browser.fetch(path);
+      expect([path, res.status, res.headers.get("location")]).toEqual([path, 307, location]);
+    }
+    const account = await browser.fetch("/account");
+    expect(account.status).toBe(200);
+    expect(account.headers.get("cache-control")).toMatch(/no-store/);
+    const html = await account.text();
+    expect(html).toContain(email);
+    expect(html).toContain("API-токены");
+  });
+});
