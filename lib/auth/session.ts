@@ -1,9 +1,13 @@
 import "server-only";
 import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/lib/db/client";
 import { findUserById } from "@/lib/services/users";
 import { getAuthOptions } from "./options";
+
+/** next-auth's session cookie (`__Secure-` over https), possibly split into `.0`, `.1` chunks. */
+const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
 
 export interface SessionUser {
   id: string;
@@ -17,6 +21,9 @@ export interface SessionUser {
  * Works in server components, route handlers and server actions.
  */
 export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
+  // A guest carries no session cookie: nothing to decrypt, and no secret needed to say so.
+  const cookieStore = await cookies();
+  if (!cookieStore.getAll().some((c) => SESSION_COOKIE.test(c.name))) return null;
   const session = await getServerSession(getAuthOptions());
   const id = session?.user?.id;
   if (!id) return null;

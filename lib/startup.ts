@@ -1,0 +1,15 @@
+import "server-only";
+import { authSecret } from "@/lib/auth/secret";
+
+/**
+ * What a server checks before it takes requests, so a misconfiguration stops it at start with
+ * the reason rather than failing a shopper later. (lib/env.ts has already validated every variable.)
+ */
+export function checkStartupConfiguration(): void {
+  try {
+    authSecret();
+  } catch (err) {
+    console.error(`Cannot start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
