@@ -102,10 +102,52 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
 
 type JsonSchema = Record<string, unknown>;
 
+/** Every schema the document describes; named ones among them (and within them) become components. */
+const DOCUMENTED_SCHEMAS: z.ZodType[] = [
+  errorSchema,
+  catalogQuerySchema,
+  catalogResponseSchema,
+  gameDetailsSchema,
+  gameLangQuerySchema,
+  giftVerifyRequestSchema,
+  giftVerifyResponseSchema,
+  gearIntentRequestSchema,
+  gearIntentResponseSchema,
+  gearItemsQuerySchema,
+  gearItemsResponseSchema,
+  intentSchema,
+];
+
+/**
+ * The named schemas reachable from DOCUMENTED_SCHEMAS, in a registry of their own. Next bundles a
+ * module once per route, so one server process can hold two copies of a schema under one id in
+ * zod's global registry (the API routes' and this page's); converting that registry would mix
+ * copies. Walking from this module's own imports keeps to one copy.
+ */
+function documentRegistry() {
+  const registry = z.registry<z.GlobalMeta>();
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== "object" || seen.has(value)) return;
+    seen.add(value);
+    if (value instanceof z.ZodType) {
+      const meta = z.globalRegistry.get(value);
+      if (meta) registry.add(value, meta);
+      visit((value as unknown as { _zod: { def: unknown } })._zod.def);
+      return;
+    }
+    for (const inner of Array.isArray(value) ? value : Object.values(value)) visit(inner);
+  };
+  for (const schema of DOCUMENTED_SCHEMAS) visit(schema);
+  return registry;
+}
+
 function componentSchemas(io: "input" | "output"): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+  const registry = documentRegistry();
+  const { schemas } = z.toJSONSchema(registry, {
     io,
     unrepresentable: "any",
+    metadata: registry,
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, JsonSchema> };
   for (const schema of Object.values(schemas)) delete schema.$schema;

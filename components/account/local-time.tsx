@@ -18,10 +18,12 @@ export function LocalTime({ value }: { value: string }) {
     () => false,
   );
   const date = new Date(value);
-  const text = new Intl.DateTimeFormat(intlLocale(locale), {
+  // Intl refuses timeZoneName beside dateStyle/timeStyle, so the server's "UTC" is appended.
+  const formatted = new Intl.DateTimeFormat(intlLocale(locale), {
     dateStyle: "medium",
     timeStyle: "short",
-    ...(inBrowser ? {} : { timeZone: "UTC", timeZoneName: "short" }),
+    ...(inBrowser ? {} : { timeZone: "UTC" }),
   }).format(date);
+  const text = inBrowser ? formatted : `${formatted} UTC`;
   return <time dateTime={value}>{text}</time>;
 }

@@ -9,7 +9,7 @@ const totalHours = Math.round((parseRetrySchedule(DEFAULT_RETRY_SCHEDULE) ?? [])
 export const CALLBACKS_GUIDE: { title: string; body: string[] } = {
   title: "Callbacks",
   body: [
-    'When an intent created with a `callbackUrl` is paid, the store POSTs an event to that URL: `{"type": "intent.paid", "timestamp": "2026-05-01T12:00:00.000Z", "data": {…}}`. `type` names the event, `timestamp` is when it happened (ISO 8601, UTC) and `data` holds the intent as it was then (`intentId`, `status`, amounts). The body is fixed when the event happens: every attempt sends the same bytes.',
+    'When an intent created with a `callbackUrl` is paid, the store POSTs an event to that URL: `{"type": "intent.paid", "timestamp": "2026-05-01T12:00:00.000Z", "data": {…}}`. `type` names the event, `timestamp` is when it happened (ISO 8601, UTC) and `data` holds the intent as it was then, exactly as GET /intents/{intentId} returns it (`id`, `status`, amounts, times). The body is fixed when the event happens: every attempt sends the same bytes.',
     "Each request carries `webhook-id` (`msg_` and 32 hex digits, the same on every attempt of one event), `webhook-timestamp` (Unix seconds of this attempt), `webhook-signature` (`v1,` and a base64 HMAC-SHA256), `Content-Type: application/json` and `User-Agent: GiftKey-Webhooks/1.0`.",
     "Callbacks are signed as the Standard Webhooks specification says, so its libraries (and Svix's) verify them as they are. The signed content is `webhook-id`, a dot, `webhook-timestamp`, a dot and the raw body; the key is the base64-decoded part of your secret after `whsec_`. Every account has its own secret, shown on the account page. `webhook-signature` may hold several space-separated signatures (while a secret is rotated): accept the message when any `v1` one matches. Verify the raw bytes before parsing the JSON, compare in constant time, and refuse a `webhook-timestamp` more than 5 minutes from your clock, which stops replays of a captured request.",
     "A receiver in plain Node.js (the store's own tests run this exact code against its callbacks):",
@@ -43,7 +43,7 @@ export const CALLBACK_WEBHOOKS = {
               properties: {
                 type: { type: "string", const: "intent.paid" },
                 timestamp: { type: "string", format: "date-time", description: "When the event happened" },
-                data: { type: "object", description: "The intent as it was then (intentId, status, amounts)" },
+                data: { $ref: "#/components/schemas/Intent", description: "The intent as it was then, as GET /intents/{intentId} returns it" },
               },
             },
           },

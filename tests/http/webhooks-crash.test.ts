@@ -76,7 +76,7 @@ describe("callbacks across a crash of the server", () => {
       expect(req.headers["webhook-id"]).toBe(webhookMessageId(paid.deliveryId));
       expect(() => verifyWebhook(secret, req.headers, req.body)).not.toThrow();
     }
-    expect(JSON.parse(receiver.requests[1]!.body)).toMatchObject({ type: "intent.paid", data: { intentId: paid.intentId, status: "paid" } });
+    expect(JSON.parse(receiver.requests[1]!.body)).toMatchObject({ type: "intent.paid", data: { id: paid.intentId, status: "paid" } });
   });
 
   it("SIGTERM lets the attempt in flight finish and records it before the server exits", async () => {

@@ -95,7 +95,7 @@ describe("the webhook worker", () => {
       expect(req.headers["webhook-id"]).toBe(webhookMessageId(paid.deliveryId));
       expect(() => verifyWebhook(secret, req.headers, req.body)).not.toThrow();
     }
-    expect(JSON.parse(requests[0]!.body)).toMatchObject({ type: "intent.paid", data: { intentId: paid.intentId, status: "paid" } });
+    expect(JSON.parse(requests[0]!.body)).toMatchObject({ type: "intent.paid", data: { id: paid.intentId, status: "paid" } });
   });
 
   it("stops at a 410 and sends nothing more", async () => {
