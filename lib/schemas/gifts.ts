@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isInviteUrl } from "@/lib/steam";
 import { FEE_MODES } from "@/lib/money";
-import { CURRENCY_RUB, appIdSchema, emailSchema, promoCodeSchema } from "./common";
+import { CURRENCY_RUB, appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema } from "./common";
 
 export const GIFT_PLATFORM = "store-gift" as const;
 
@@ -44,6 +44,7 @@ export const giftVerifyRequestSchema = z
       email: emailSchema(),
       fee: z.enum(FEE_MODES, { error: `fee must be one of: ${FEE_MODES.join(", ")}` }),
       code: promoCodeSchema.optional(),
+      attribution: attributionSchema.optional(),
     },
     { error: "the request body must be a JSON object" },
   )
@@ -58,6 +59,9 @@ export const giftVerifyResponseSchema = z
     intentId: z.uuid(),
     paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks, fee and promo code applied" }),
     paymentCurrency: z.literal(CURRENCY_RUB),
+    intentAmount: z.int().meta({ description: "Price of the edition before promo code and fee, kopecks" }),
+    intentCurrency: z.literal(CURRENCY_RUB),
+    ...intentBreakdownShape,
   })
   .meta({ id: "GiftVerifyResponse" });
 

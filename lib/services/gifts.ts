@@ -50,7 +50,18 @@ export async function verifyGift(db: Database, token: AuthToken, input: GiftVeri
       giftRegion: input.target.region,
       inviteUrl: input.target.inviteUrl,
       email: input.email,
+      attribution: input.attribution,
     },
   });
-  return { code: 201, intentId: intent.id, paymentAmount: intent.quote.paymentAmount, paymentCurrency: CURRENCY };
+  return {
+    code: 201,
+    intentId: intent.id,
+    paymentAmount: intent.quote.paymentAmount,
+    paymentCurrency: CURRENCY,
+    intentAmount: intent.quote.intentAmount,
+    intentCurrency: CURRENCY,
+    discountAmount: intent.quote.discountAmount,
+    feeAmount: intent.quote.feeAmount,
+    expiresAt: intent.expiresAt.toISOString(),
+  };
 }
