@@ -85,7 +85,8 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     const parsed = giftVerifyRequestSchema.safeParse(body);
     return parsed.success ? {} : localizeIssues(parsed.error, body, t).fields;
   }, [attempted, values, game.appId, t]);
-  const errorFor = (field: CheckoutField) => clientErrors[field] ?? (problem?.field === field ? problem.message : undefined);
+  // The store's answer about a field stands until that field is changed.
+  const errorFor = (field: CheckoutField) => (problem?.field === field ? problem.message : undefined) ?? clientErrors[field];
 
   const update =
     <K extends keyof Values>(key: K, field: CheckoutField) =>

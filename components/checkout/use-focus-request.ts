@@ -19,7 +19,9 @@ export function useFocusRequest() {
     // A radio group is focused at its checked option, else its first one that can be chosen.
     const target =
       element instanceof HTMLFieldSetElement
-        ? (element.querySelector<HTMLElement>("input:checked:not(:disabled)") ?? element.querySelector<HTMLElement>("input:not(:disabled)") ?? element)
+        ? (element.querySelector<HTMLElement>("input[type=radio]:checked:not(:disabled)") ??
+          element.querySelector<HTMLElement>("input[type=radio]:not(:disabled)") ??
+          element)
         : element;
     target.focus();
     if (target === element && element instanceof HTMLFieldSetElement) element.scrollIntoView({ block: "center" });

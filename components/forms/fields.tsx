@@ -170,7 +170,8 @@ export function ChoiceGroup(props: ChoiceGroupProps) {
       <div
         className={[
           "mt-1.5 grid",
-          long ? "max-h-[26rem] gap-1.5 overflow-y-auto overscroll-contain rounded-md border border-slate-700 p-1.5" : "gap-2",
+          long ? "max-h-[26rem] gap-1.5 overflow-y-auto overscroll-contain rounded-md border p-1.5" : "gap-2",
+          long ? (error ? "border-red-400" : "border-slate-700") : "",
           inline ? "auto-cols-fr grid-flow-col" : "",
         ].join(" ")}
       >
@@ -187,8 +188,9 @@ export function ChoiceGroup(props: ChoiceGroupProps) {
                   ? "cursor-not-allowed border-slate-800 bg-slate-900/40 text-slate-400"
                   : checked
                     ? "cursor-pointer border-sky-400 bg-sky-950/50"
-                    : "cursor-pointer border-slate-600 bg-slate-900 hover:border-slate-500",
-                error && !choice.disabled ? "border-red-400" : "",
+                    : error && !long
+                      ? "cursor-pointer border-red-400 bg-slate-900"
+                      : "cursor-pointer border-slate-600 bg-slate-900 hover:border-slate-500",
               ].join(" ")}
             >
               <input

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState, type FormEvent } from "react";
+import { useId, useMemo, useState, type FormEvent } from "react";
 import { IntentSummary } from "@/components/checkout/intent-summary";
 import { useFocusRequest } from "@/components/checkout/use-focus-request";
 import { ChoiceGroup, FormAlert, SubmitButton, TextField, type Choice } from "@/components/forms/fields";
@@ -82,6 +82,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     code: "",
   });
   const [filter, setFilter] = useState("");
+  const filterId = useId();
   const [attempted, setAttempted] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [result, setResult] = useState<{ response: GearIntentResponse; values: Values; itemTitle: string } | null>(null);
@@ -110,10 +111,12 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     return parsed.success ? {} : localizeIssues(parsed.error, body, t).fields;
   }, [attempted, values, t]);
   const matches = linkMatchesAccount(values.account, values.tradeLink);
+  // The store's answer about a field stands until that field is changed (a sold-out item is
+  // un-chosen by the refresh, which must not turn "sold out" into "choose an item").
   const errorFor = (field: CheckoutField) =>
+    (problem?.field === field ? problem.message : undefined) ??
     clientErrors[field] ??
-    (field === "tradeLink" && matches === false ? t.checkout.errors.fields.tradeLink.mismatch : undefined) ??
-    (problem?.field === field ? problem.message : undefined);
+    (field === "tradeLink" && matches === false ? t.checkout.errors.fields.tradeLink.mismatch : undefined);
 
   const update =
     <K extends keyof Values>(key: K, field: CheckoutField) =>
@@ -193,7 +196,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   }));
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-6">
+    <form noValidate onSubmit={submit} className="space-y-6 rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
       <ChoiceGroup
         name="platform"
         legend={gt.platform.legend}
@@ -227,10 +230,21 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
             onChange={update("item", "item")}
             choices={itemChoices}
             long={items.length > 6}
+            hint={items.length > 6 ? plural(locale, items.length, gt.item.count) : undefined}
             before={
               items.length > 6 && (
                 <div className="mt-2">
-                  <TextField name="itemFilter" type="search" autoComplete="off" label={gt.item.filter} value={filter} onChange={setFilter} />
+                  <label htmlFor={filterId} className="block text-sm text-slate-300">
+                    {gt.item.filter}
+                  </label>
+                  <input
+                    id={filterId}
+                    type="search"
+                    autoComplete="off"
+                    value={filter}
+                    onChange={(event) => setFilter(event.target.value)}
+                    className="mt-1 block w-full rounded-md border border-slate-600 bg-slate-900 px-3 py-1.5 text-slate-100 hover:border-slate-500 sm:max-w-xs"
+                  />
                 </div>
               )
             }

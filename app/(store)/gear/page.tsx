@@ -34,7 +34,7 @@ export default async function GearPage({ searchParams }: { searchParams: Promise
     <main id="main" className="mx-auto max-w-2xl px-4 py-8 sm:py-12">
       <h1 className="text-2xl font-bold sm:text-3xl">{t.gear.heading}</h1>
       <p className="mt-2 text-slate-300">{t.gear.intro}</p>
-      <div className="mt-6 rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
+      <div className="mt-6">
         {initialPlatform ? (
           <GearPurchase
             platforms={platforms}
@@ -44,7 +44,7 @@ export default async function GearPage({ searchParams }: { searchParams: Promise
             defaultEmail={user?.email}
           />
         ) : (
-          <p className="text-slate-300">{t.gear.item.empty}</p>
+          <p className="rounded-lg border border-slate-700 bg-slate-900/60 p-4 text-slate-300 sm:p-6">{t.gear.item.empty}</p>
         )}
       </div>
     </main>

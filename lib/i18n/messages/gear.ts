@@ -16,6 +16,7 @@ export const gear = defineMessages({
       loadFailed: "Не удалось загрузить список предметов.",
       updating: "Обновляем наличие…",
       filter: "Найти по названию",
+      count: { one: "{count} предмет в списке", few: "{count} предмета в списке", many: "{count} предметов в списке", other: "{count} предмета в списке" },
       noMatch: "Ничего не нашлось — измените запрос.",
     },
     account: {
@@ -45,6 +46,7 @@ export const gear = defineMessages({
       loadFailed: "The item list could not be loaded.",
       updating: "Updating availability…",
       filter: "Find by name",
+      count: { one: "{count} item in the list", few: "{count} items in the list", many: "{count} items in the list", other: "{count} items in the list" },
       noMatch: "Nothing matches — try another search.",
     },
     account: {
