@@ -173,16 +173,16 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     label: p.title,
     disabled: p.price === null,
     aside: p.price ? (
-      <span className="tabular-nums">
-        {p.price.paymentAmountFull && (
-          <s className="mr-2 text-sm text-slate-400">
-            <span className="sr-only">{g.edition.was} </span>
-            {money(p.price.paymentAmountFull)}
-          </s>
-        )}
+      <span className="flex flex-col items-end tabular-nums">
         <span className="font-semibold">{money(p.price.paymentAmount)}</span>
-        {p.price.discountPercent && (
-          <span className="ml-2 rounded bg-emerald-900 px-1.5 py-0.5 text-sm text-emerald-100">−{p.price.discountPercent}%</span>
+        {p.price.paymentAmountFull && (
+          <span className="text-sm whitespace-nowrap text-slate-400">
+            <s>
+              <span className="sr-only">{g.edition.was} </span>
+              {money(p.price.paymentAmountFull)}
+            </s>
+            {p.price.discountPercent && <span className="ml-1.5 text-emerald-300">−{p.price.discountPercent}%</span>}
+          </span>
         )}
       </span>
     ) : (

@@ -203,7 +203,7 @@ export function ChoiceGroup(props: ChoiceGroupProps) {
                 aria-describedby={describedBy(error && errorId)}
                 className="mt-1 size-4 shrink-0 accent-sky-400 focus-visible:outline-none"
               />
-              <span className="min-w-0 flex-1">
+              <span className="min-w-0 flex-1 break-words">
                 <span className="block font-medium">{choice.label}</span>
                 {choice.description && <span className="block text-sm text-slate-400">{choice.description}</span>}
               </span>
