@@ -26,6 +26,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "Every amount is an integer number of kopecks (RUB minor units): 129900 is 1 299 ₽. The server computes every amount; a client never sends one.",
       "The fee rate r is set by the store (FEE_RATE, 5 % by default). `base` is the price after the promo code. `excluded`: the fee is added on top, pay = base + round(base × r). `included`: the fee is inside the price, pay = base. `naive`: the fee is taken as r of the payment, pay = ceil(base / (1 − r)). So included ≤ excluded ≤ naive. Halves round up.",
       "Gear supports only `excluded`, which is also its default. `intentAmount` in a gear response is the item's price before promo code and fee; `paymentAmount` is what the gamer pays.",
+      "Beyond the description, both intent responses show how the amount came about and how long it holds: `intentAmount` (the price before promo code and fee; gear always had it), `discountAmount`, `feeAmount` and `expiresAt`. `paymentAmount` = `intentAmount` − `discountAmount`, plus `feeAmount` unless the fee is `included`.",
     ],
   },
   {
@@ -51,6 +52,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
     body: [
       "POST /gifts/verify needs `item` (the appId, digits, as a string or number), `target.inviteUrl` (the recipient's friend-invite link, https://s.team/p/<code>/<token>), `target.region` (two letters), `email` and `fee`. `platform` must be `store-gift` when given; `target.packageId` picks an edition (the main one by default); `code` is a promo code.",
       "404: unknown game, or a package that is not the game's. 409: the game cannot be bought now (coming soon, no price) or cannot be gifted to that region. 201 creates an intent that waits for payment.",
+      "`attribution` (optional; `utm_source`, `utm_medium`, `utm_campaign`, `utm_content`, `utm_term`, as for gear) is recorded with the intent: an extension beyond the description, which lists it for gear only. The store's own pages send the campaign the shopper last arrived by; partners may send their own.",
     ],
   },
   {

@@ -17,6 +17,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { INTENT_STATUSES } from "../intents/states";
+import type { Attribution } from "@/lib/schemas/common";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -228,7 +229,7 @@ export const intents = pgTable(
     feeAmount: integer("fee_amount").notNull(),
     paymentAmount: integer("payment_amount").notNull(),
     currency: text("currency").notNull().default("RUB"),
-    attribution: jsonb("attribution").$type<{ utm_source?: string; utm_medium?: string }>(),
+    attribution: jsonb("attribution").$type<Attribution>(),
     successUrl: text("success_url"),
     failureUrl: text("failure_url"),
     callbackUrl: text("callback_url"),

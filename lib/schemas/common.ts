@@ -86,6 +86,15 @@ export const attributionSchema = z
 
 export type Attribution = z.infer<typeof attributionSchema>;
 
+/** Beyond the description, in both intent responses: how the amount came about and until when it holds. */
+export const intentBreakdownShape = {
+  discountAmount: z.int().meta({ description: "Taken off by the promo code, kopecks (0 without one)" }),
+  feeAmount: z
+    .int()
+    .meta({ description: "The store's fee, kopecks: on top for `excluded` and `naive`, carved out of the price for `included`" }),
+  expiresAt: z.iso.datetime().meta({ description: "When the unpaid intent expires (and a gear reservation frees its unit)" }),
+};
+
 /** Query strings: an empty value (`?genre=`) means the parameter was not given. */
 export const emptyToUndefined = (v: unknown) => (v === "" ? undefined : v);
 

@@ -7,6 +7,7 @@ import {
   attributionSchema,
   emailSchema,
   emptyToUndefined,
+  intentBreakdownShape,
   promoCodeSchema,
   queryIntSchema,
   redirectUrlSchema,
@@ -71,11 +72,15 @@ export const gearIntentRequestSchema = z
     const tradeLink = body.additionalFields?.tradeLink;
     if (!tradeLink) return;
     const link = parseTradeLink(tradeLink);
-    if (link && link.partner !== accountIdFromSteamId64(body.account)) {
+    const accountId = accountIdFromSteamId64(body.account);
+    // Only two well-formed values can disagree; a bad account has its own issue already.
+    if (link && accountId !== null && link.partner !== accountId) {
       ctx.addIssue({
         code: "custom",
         path: ["additionalFields", "tradeLink"],
         message: "additionalFields.tradeLink belongs to another account than account",
+        // Lets a form tell this from a malformed link (both are custom issues on the same path).
+        params: { reason: "account_mismatch" },
       });
     }
   })
@@ -93,6 +98,7 @@ export const gearIntentResponseSchema = z
     intentCurrency: z.literal(CURRENCY_RUB),
     paymentAmount: z.int().meta({ description: "What the gamer pays, kopecks" }),
     paymentCurrency: z.literal(CURRENCY_RUB),
+    ...intentBreakdownShape,
     message: z.string(),
     paymentUrl: z.url().meta({ description: "The payment page to send the gamer to" }),
   })

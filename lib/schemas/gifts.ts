@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isInviteUrl } from "@/lib/steam";
 import { FEE_MODES } from "@/lib/money";
-import { CURRENCY_RUB, appIdSchema, emailSchema, promoCodeSchema, redirectUrlSchema } from "./common";
+import { CURRENCY_RUB, appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
 
 export const GIFT_PLATFORM = "store-gift" as const;
 
@@ -49,6 +49,7 @@ export const giftVerifyRequestSchema = z
       successUrl: redirectUrlSchema("successUrl").optional(),
       failureUrl: redirectUrlSchema("failureUrl").optional(),
       callbackUrl: redirectUrlSchema("callbackUrl").optional(),
+      attribution: attributionSchema.optional(),
     },
     { error: "the request body must be a JSON object" },
   )
@@ -64,6 +65,9 @@ export const giftVerifyResponseSchema = z
     paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks, fee and promo code applied" }),
     paymentCurrency: z.literal(CURRENCY_RUB),
     paymentUrl: z.url().meta({ description: "The payment page to send the buyer to" }),
+    intentAmount: z.int().meta({ description: "Price of the edition before promo code and fee, kopecks" }),
+    intentCurrency: z.literal(CURRENCY_RUB),
+    ...intentBreakdownShape,
   })
   .meta({ id: "GiftVerifyResponse" });
 

@@ -55,6 +55,11 @@ describe("catalogQuerySchema", () => {
 });
 
 describe("giftVerifyRequestSchema", () => {
+  it("takes the visit's attribution (an extension beyond the description)", () => {
+    const attribution = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "spring" };
+    expect(giftVerifyRequestSchema.parse({ ...gift, attribution }).attribution).toEqual(attribution);
+  });
+
   it("accepts the minimal body and normalises it", () => {
     const parsed = giftVerifyRequestSchema.parse({ ...gift, item: 620, target: { ...gift.target, region: "kz" }, code: " welcome10 " });
     expect(parsed.item).toBe(620);
@@ -81,6 +86,8 @@ describe("giftVerifyRequestSchema", () => {
     [{ ...gift, fee: undefined }, "fee is required"],
     [{ ...gift, code: "BAD CODE!" }, "code must be a promo code of 1 to 64 letters, digits, '-' or '_'"],
     [{ ...gift, amount: 1 }, "unknown field: amount"],
+    [{ ...gift, attribution: { utm_source: "" } }, "attribution.utm_source must not be empty"],
+    [{ ...gift, attribution: { gclid: "x" } }, "unknown field: attribution.gclid"],
     [[gift], "the request body must be a JSON object"],
     [null, "the request body must be a JSON object"],
   ])("%j -> %s", (input, message) => {
@@ -104,6 +111,17 @@ describe("gearIntentRequestSchema", () => {
     expect(parsed.fee).toBe("excluded");
     expect(parsed.platform).toBe(730);
     expect(parsed.code).toBe("GEAR15");
+  });
+
+  it("marks a trade link of another account so forms can tell it from a malformed one", () => {
+    const result = gearIntentRequestSchema.safeParse({ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toMatchObject([{ code: "custom", path: ["additionalFields", "tradeLink"], params: { reason: "account_mismatch" } }]);
+  });
+
+  it("does not call a trade link another account's when the account itself is bad", () => {
+    const result = gearIntentRequestSchema.safeParse({ ...gear, account: "", additionalFields: { tradeLink } });
+    expect(result.error?.issues.map((i) => i.path.join("."))).toEqual(["account"]);
   });
 
   it.each([

@@ -74,6 +74,9 @@ export async function reserveGear(
     intentCurrency: CURRENCY,
     paymentAmount: intent.quote.paymentAmount,
     paymentCurrency: CURRENCY,
+    discountAmount: intent.quote.discountAmount,
+    feeAmount: intent.quote.feeAmount,
+    expiresAt: intent.expiresAt.toISOString(),
     message: `${item.title} is reserved until ${intent.expiresAt.toISOString()}; pay before then to keep it`,
     paymentUrl: paymentPageUrl(origin, intent.id),
   };
@@ -108,4 +111,14 @@ export async function listGearItems(db: Database, query: GearItemsQuery): Promis
     })),
     total: total?.total ?? 0,
   };
+}
+
+/** The games that have gear, for the store's gear page: appId as the API spells platforms, and the title. */
+export async function listGearPlatforms(db: Database): Promise<{ platform: string; title: string }[]> {
+  const rows = await db
+    .selectDistinct({ appId: games.appId, title: games.title })
+    .from(gearItems)
+    .innerJoin(games, eq(games.appId, gearItems.platformAppId))
+    .orderBy(games.title, games.appId);
+  return rows.map((r) => ({ platform: String(r.appId), title: r.title }));
 }

@@ -58,6 +58,7 @@ export async function verifyGift(
       successUrl: input.successUrl,
       failureUrl: input.failureUrl,
       callbackUrl: input.callbackUrl,
+      attribution: input.attribution,
     },
   });
   return {
@@ -66,5 +67,10 @@ export async function verifyGift(
     paymentAmount: intent.quote.paymentAmount,
     paymentCurrency: CURRENCY,
     paymentUrl: paymentPageUrl(origin, intent.id),
+    intentAmount: intent.quote.intentAmount,
+    intentCurrency: CURRENCY,
+    discountAmount: intent.quote.discountAmount,
+    feeAmount: intent.quote.feeAmount,
+    expiresAt: intent.expiresAt.toISOString(),
   };
 }

@@ -39,6 +39,9 @@ describe("POST /gear", () => {
       intentCurrency: "RUB",
       paymentAmount: 10395,
       paymentCurrency: "RUB",
+      discountAmount: 0,
+      feeAmount: 495,
+      expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       message: expect.stringContaining("Sticker Capsule 2 is reserved until"),
       paymentUrl: `${inject("appBaseUrl")}/pay/${res.body.intentId}`,
     });

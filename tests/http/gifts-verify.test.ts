@@ -13,18 +13,19 @@ const gift = (overrides: Record<string, unknown> = {}, target: Record<string, un
 
 describe("POST /gifts/verify", () => {
   // Portal 2 costs 399 ₽; Cyberpunk 2077 1 499,50 ₽ (50 % off), its Ultimate Edition 4 499 ₽. Fee rate 5 %.
+  // [case, body, paymentAmount, intentAmount, discountAmount, feeAmount]
   it.each([
-    ["excluded fee", gift(), 41895],
-    ["included fee", gift({ fee: "included" }), 39900],
-    ["naive fee", gift({ fee: "naive" }), 42000],
-    ["a numeric item and no platform", gift({ item: 620, platform: undefined }), 41895],
-    ["a discounted game", gift({ item: "1091500" }), 157448],
-    ["another edition", gift({ item: "1091500" }, { packageId: 10915002 }), 472395],
-    ["a percent code, case-insensitive", gift({ code: "welcome10" }), 37706],
-    ["a fixed code", gift({ code: "MINUS300" }), 10395],
-    ["a code limited to this game", gift({ code: "PORTAL50", fee: "included" }), 19950],
-    ["a lower-case region", gift({}, { region: "kz" }), 41895],
-  ])("creates an intent with %s", async (_, body, paymentAmount) => {
+    ["excluded fee", gift(), 41895, 39900, 0, 1995],
+    ["included fee", gift({ fee: "included" }), 39900, 39900, 0, 1995],
+    ["naive fee", gift({ fee: "naive" }), 42000, 39900, 0, 2100],
+    ["a numeric item and no platform", gift({ item: 620, platform: undefined }), 41895, 39900, 0, 1995],
+    ["a discounted game", gift({ item: "1091500" }), 157448, 149950, 0, 7498],
+    ["another edition", gift({ item: "1091500" }, { packageId: 10915002 }), 472395, 449900, 0, 22495],
+    ["a percent code, case-insensitive", gift({ code: "welcome10" }), 37706, 39900, 3990, 1796],
+    ["a fixed code", gift({ code: "MINUS300" }), 10395, 39900, 30000, 495],
+    ["a code limited to this game", gift({ code: "PORTAL50", fee: "included" }), 19950, 39900, 19950, 998],
+    ["a lower-case region", gift({}, { region: "kz" }), 41895, 39900, 0, 1995],
+  ])("creates an intent with %s", async (_, body, paymentAmount, intentAmount, discountAmount, feeAmount) => {
     const res = await api(VERIFY, { body });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -33,13 +34,37 @@ describe("POST /gifts/verify", () => {
       paymentAmount,
       paymentCurrency: "RUB",
       paymentUrl: `${inject("appBaseUrl")}/pay/${res.body.intentId}`,
+      intentAmount,
+      intentCurrency: "RUB",
+      discountAmount,
+      feeAmount,
+      expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const [intent] = await appQuery(
-      `SELECT kind, status, payment_amount, currency, email, gift_region,
-              extract(epoch FROM expires_at - created_at)::int AS ttl FROM intents WHERE id = $1`,
+      `SELECT kind, status, payment_amount, intent_amount, discount_amount, fee_amount, currency, email, gift_region,
+              attribution, extract(epoch FROM expires_at - created_at)::int AS ttl, expires_at FROM intents WHERE id = $1`,
       [res.body.intentId],
     );
-    expect(intent).toMatchObject({ kind: "gift", status: "requires_payment", payment_amount: paymentAmount, currency: "RUB", ttl: 900 });
+    expect(intent).toMatchObject({
+      kind: "gift",
+      status: "requires_payment",
+      payment_amount: paymentAmount,
+      intent_amount: intentAmount,
+      discount_amount: discountAmount,
+      fee_amount: feeAmount,
+      currency: "RUB",
+      attribution: null,
+      ttl: 900,
+    });
+    expect(new Date(res.body.expiresAt).getTime()).toBe(intent.expires_at.getTime());
+  });
+
+  it("records the visit's attribution with the intent (an extension beyond the description)", async () => {
+    const attribution = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "spring-sale" };
+    const res = await api(VERIFY, { body: gift({ attribution }) });
+    expect(res.status).toBe(201);
+    const [intent] = await appQuery("SELECT attribution FROM intents WHERE id = $1", [res.body.intentId]);
+    expect(intent.attribution).toEqual(attribution);
   });
 
   it.each([
@@ -68,6 +93,9 @@ describe("POST /gifts/verify", () => {
     ["no fee", gift({ fee: undefined }), 400, "fee is required"],
     ["an unknown fee mode", gift({ fee: "none" }), 400, "fee must be one of: included, excluded, naive"],
     ["a client-sent amount", gift({ paymentAmount: 1 }), 400, "unknown field: paymentAmount"],
+    ["an empty attribution value", gift({ attribution: { utm_source: "" } }), 400, "attribution.utm_source must not be empty"],
+    ["an unknown attribution field", gift({ attribution: { utm_source: "vk", gclid: "x" } }), 400, "unknown field: attribution.gclid"],
+    ["an attribution that is not an object", gift({ attribution: "vk" }), 400, "attribution must be an object"],
   ])("rejects %s without recording anything", async (_, body, status, message) => {
     const before = await intentCount();
     const [promoBefore] = await appQuery("SELECT sum(uses)::int AS uses FROM promo_codes");

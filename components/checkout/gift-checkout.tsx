@@ -1,0 +1,291 @@
+"use client";
+
+import { useId, useMemo, useState, type FormEvent } from "react";
+import { ChoiceGroup, FormAlert, SelectField, SubmitButton, TextField, type Choice } from "@/components/forms/fields";
+import { useI18n } from "@/components/i18n/i18n-provider";
+import { currentAttribution } from "@/lib/attribution";
+import { localizeApiError, localizeIssues, type ApiProblem, type CheckoutField, type FieldErrors } from "@/lib/i18n/checkout-errors";
+import { intlLocale } from "@/lib/i18n/config";
+import { format } from "@/lib/i18n/format";
+import { regionName } from "@/lib/i18n/regions";
+import { feeRateToBps, formatRub, quote, type FeeMode } from "@/lib/money";
+import { ApiRequestError } from "@/lib/queries/api-client";
+import { useVerifyGift } from "@/lib/queries/gifts";
+import type { GameDetails } from "@/lib/schemas/catalog";
+import { GIFT_PLATFORM, giftVerifyRequestSchema, type GiftVerifyInput, type GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { IntentSummary } from "./intent-summary";
+import { useFocusRequest } from "./use-focus-request";
+
+export interface GiftCheckoutProps {
+  /** The game as GET /api/v1/gifts/games/{appId} (or getGameOrThrow) returns it. */
+  game: Pick<GameDetails, "appId" | "title" | "packages" | "giftRegions" | "comingSoon">;
+  /** The signed-in shopper's e-mail, prefilled. */
+  defaultEmail?: string;
+  /** The store's fee rate (FEE_RATE, e.g. 0.05): shows what each fee mode costs; without it the modes are described only. */
+  feeRate?: number;
+}
+
+/** Fields in the order they appear: the first one with a problem gets the focus. */
+const FIELD_ORDER: CheckoutField[] = ["inviteUrl", "region", "packageId", "email", "fee", "code"];
+const FEE_CHOICES: FeeMode[] = ["excluded", "included", "naive"];
+
+interface Values {
+  inviteUrl: string;
+  region: string;
+  packageId: string;
+  email: string;
+  fee: FeeMode;
+  code: string;
+}
+
+function requestBody(appId: number, v: Values): GiftVerifyInput {
+  return {
+    platform: GIFT_PLATFORM,
+    item: String(appId),
+    target: { inviteUrl: v.inviteUrl, region: v.region, ...(v.packageId ? { packageId: Number(v.packageId) } : {}) },
+    email: v.email,
+    fee: v.fee,
+    ...(v.code.trim() ? { code: v.code } : {}),
+  };
+}
+
+/**
+ * Buying a game as a gift: the friend's invite link, their region, the edition, the fee mode, an
+ * e-mail for the receipt and a promo code. Validates with the API's own schema before sending,
+ * then creates the intent through POST /api/v1/gifts/verify and shows what to pay.
+ */
+export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutProps) {
+  const { locale, t } = useI18n();
+  const g = t.checkout.gift;
+  const money = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
+  const headingId = useId();
+
+  const onSale = game.packages.filter((p) => p.price !== null);
+  const firstPackage = onSale.find((p) => p.isMain) ?? onSale[0];
+  const initial = (): Values => ({
+    inviteUrl: "",
+    // A gift to the wrong region cannot be redeemed: the shopper picks it, unless there is one.
+    region: game.giftRegions.length === 1 ? (game.giftRegions[0] ?? "") : "",
+    packageId: firstPackage ? String(firstPackage.packageId) : "",
+    email: defaultEmail,
+    fee: "excluded",
+    code: "",
+  });
+  const [values, setValues] = useState<Values>(initial);
+  const [attempted, setAttempted] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [result, setResult] = useState<{ response: GiftVerifyResponse; values: Values } | null>(null);
+  const verify = useVerifyGift();
+  const { register, alertRef, requestFocus } = useFocusRequest();
+
+  // Checked as the shopper types once they have tried to submit, not before.
+  const clientErrors: FieldErrors = useMemo(() => {
+    if (!attempted) return {};
+    const body = requestBody(game.appId, values);
+    const parsed = giftVerifyRequestSchema.safeParse(body);
+    return parsed.success ? {} : localizeIssues(parsed.error, body, t).fields;
+  }, [attempted, values, game.appId, t]);
+  // The store's answer about a field stands until that field is changed.
+  const errorFor = (field: CheckoutField) => (problem?.field === field ? problem.message : undefined) ?? clientErrors[field];
+
+  const update =
+    <K extends keyof Values>(key: K, field: CheckoutField) =>
+    (value: Values[K]) => {
+      setValues((v) => ({ ...v, [key]: value }));
+      setProblem((p) => (p?.field === field ? null : p));
+    };
+
+  if (game.comingSoon || onSale.length === 0 || game.giftRegions.length === 0) {
+    const why = game.comingSoon ? g.unavailable.comingSoon : onSale.length === 0 ? g.unavailable.noPrice : g.unavailable.noRegions;
+    return (
+      <section aria-labelledby={headingId} className="rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
+        <h2 id={headingId} className="text-xl font-semibold">
+          {g.heading}
+        </h2>
+        <p className="mt-2 text-slate-300">{why}</p>
+      </section>
+    );
+  }
+
+  if (result) {
+    const { response, values: sent } = result;
+    const edition = game.packages.find((p) => String(p.packageId) === sent.packageId);
+    const title = edition && !edition.isMain ? `${game.title} — ${edition.title}` : game.title;
+    return (
+      <IntentSummary
+        kind="gift"
+        description={format(t.checkout.summary.giftTo, { title, region: regionName(sent.region, locale) })}
+        intentId={response.intentId}
+        paymentAmount={response.paymentAmount}
+        intentAmount={response.intentAmount}
+        discountAmount={response.discountAmount}
+        feeAmount={response.feeAmount}
+        feeIncluded={sent.fee === "included"}
+        expiresAt={response.expiresAt}
+        onAnother={() => {
+          setResult(null);
+          setAttempted(false);
+          setValues((v) => ({ ...initial(), email: v.email }));
+          verify.reset();
+        }}
+      />
+    );
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (verify.isPending) return;
+    setAttempted(true);
+    setProblem(null);
+    const body = requestBody(game.appId, values);
+    const parsed = giftVerifyRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const { fields, form } = localizeIssues(parsed.error, body, t);
+      const first = FIELD_ORDER.find((f) => fields[f]);
+      if (first) return requestFocus(first);
+      setProblem({ message: form.join(" ") });
+      return requestFocus("alert");
+    }
+    const attribution = currentAttribution();
+    const sent = values;
+    verify.mutate(
+      { ...body, ...(attribution ? { attribution } : {}) },
+      {
+        onSuccess: (response) => setResult({ response, values: sent }),
+        onError: (error) => {
+          const found =
+            error instanceof ApiRequestError
+              ? localizeApiError(error.status, error.message, t, { regionName: (code) => regionName(code, locale) })
+              : localizeApiError(null, String(error), t);
+          setProblem(found);
+          requestFocus(found.field ?? "alert");
+        },
+      },
+    );
+  }
+
+  const selected = game.packages.find((p) => String(p.packageId) === values.packageId);
+  const basePrice = selected?.price?.paymentAmount;
+  const feeBps = feeRate === undefined ? undefined : feeRateToBps(feeRate);
+
+  const editionChoices: Choice[] = game.packages.map((p) => ({
+    value: String(p.packageId),
+    label: p.title,
+    disabled: p.price === null,
+    aside: p.price ? (
+      <span className="flex flex-col items-end tabular-nums">
+        <span className="font-semibold">{money(p.price.paymentAmount)}</span>
+        {p.price.paymentAmountFull && (
+          <span className="text-sm whitespace-nowrap text-slate-400">
+            <s>
+              <span className="sr-only">{g.edition.was} </span>
+              {money(p.price.paymentAmountFull)}
+            </s>
+            {p.price.discountPercent && <span className="ml-1.5 text-emerald-300">−{p.price.discountPercent}%</span>}
+          </span>
+        )}
+      </span>
+    ) : (
+      <span className="text-sm">{g.edition.notOnSale}</span>
+    ),
+  }));
+
+  const feeChoices: Choice[] = FEE_CHOICES.map((mode) => ({
+    value: mode,
+    label: g.fee[mode],
+    description: g.fee[`${mode}Hint`],
+    aside:
+      basePrice !== undefined && feeBps !== undefined ? (
+        <span className="tabular-nums">{money(quote(basePrice, mode, feeBps).paymentAmount)}</span>
+      ) : undefined,
+  }));
+
+  return (
+    <section aria-labelledby={headingId} className="rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
+      <h2 id={headingId} className="text-xl font-semibold">
+        {g.heading}
+      </h2>
+      <p className="mt-1 text-slate-300">{g.intro}</p>
+
+      <form noValidate onSubmit={submit} className="mt-5 space-y-6">
+        <TextField
+          name="inviteUrl"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          label={g.inviteUrl.label}
+          hint={g.inviteUrl.hint}
+          placeholder="https://s.team/p/…"
+          value={values.inviteUrl}
+          onChange={update("inviteUrl", "inviteUrl")}
+          error={errorFor("inviteUrl")}
+          inputRef={register("inviteUrl")}
+        />
+        <SelectField
+          name="region"
+          label={g.region.label}
+          hint={g.region.hint}
+          placeholder={g.region.placeholder}
+          value={values.region}
+          onChange={update("region", "region")}
+          options={game.giftRegions.map((code) => ({ value: code, label: regionName(code, locale) }))}
+          error={errorFor("region")}
+          selectRef={register("region")}
+        />
+        <ChoiceGroup
+          name="packageId"
+          legend={g.edition.legend}
+          value={values.packageId}
+          onChange={update("packageId", "packageId")}
+          choices={editionChoices}
+          error={errorFor("packageId")}
+          groupRef={register("packageId")}
+        />
+        <TextField
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          spellCheck={false}
+          label={t.checkout.email.label}
+          hint={t.checkout.email.hint}
+          value={values.email}
+          onChange={update("email", "email")}
+          error={errorFor("email")}
+          inputRef={register("email")}
+        />
+        <ChoiceGroup
+          name="fee"
+          legend={g.fee.legend}
+          hint={feeBps !== undefined ? g.fee.hint : undefined}
+          value={values.fee}
+          onChange={(mode) => update("fee", "fee")(mode as FeeMode)}
+          choices={feeChoices}
+          error={errorFor("fee")}
+          groupRef={register("fee")}
+        />
+        <TextField
+          name="code"
+          autoComplete="off"
+          spellCheck={false}
+          label={t.checkout.code.label}
+          note={t.checkout.code.optional}
+          hint={t.checkout.code.hint}
+          value={values.code}
+          onChange={update("code", "code")}
+          error={errorFor("code")}
+          maxLength={64}
+          inputRef={register("code")}
+        />
+
+        <FormAlert
+          alertRef={alertRef}
+          title={t.checkout.errors.alertTitle}
+          message={problem ? (problem.field ? t.checkout.errors.checkFields : problem.message) : null}
+        />
+        <SubmitButton pending={verify.isPending} label={g.submit} pendingLabel={g.submitting} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,232 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures";
+import { countPosts, dbQuery, expectAccessible, expectNoHorizontalScroll, intentIdFromSummary, money } from "./checkout-support";
+
+// The gift checkout on a game's page: Portal 2 (620) costs 399 ₽, 599 ₽ with the soundtrack;
+// the store's fee is 5 %. Elden Ring (1245620) can be gifted to RU and KZ.
+
+const INVITE = "https://s.team/p/fhgc-rdqr/NQVGTQPG";
+const VERIFY = "/api/v1/gifts/verify";
+
+async function fillGift(page: Page, { region = "Казахстан", code = "" }: { region?: string; code?: string } = {}) {
+  await page.getByLabel("Ссылка-приглашение друга").fill(INVITE);
+  await page.getByRole("combobox", { name: "Регион получателя" }).selectOption({ label: region });
+  await page.getByLabel("E-mail для чека").fill("gamer@example.com");
+  if (code) await page.getByLabel(/Промокод/).fill(code);
+}
+
+// The form's own alert (Next's route announcer is an alert region too).
+const formAlert = (page: Page) => page.getByRole("main").getByRole("alert");
+const submit = (page: Page) => page.getByRole("button", { name: "Оформить подарок" }).click();
+
+test.describe("gift checkout (ru)", () => {
+  test.use({ locale: "ru-RU" });
+
+  test("buys a gift: the amount to pay, the intent, and the way on to payment", async ({ page }) => {
+    await page.goto("/games/620");
+    await expectAccessible(page);
+    await fillGift(page);
+    await submit(page);
+
+    const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
+    await expect(summary).toBeVisible();
+    await expect(summary.getByRole("heading")).toBeFocused();
+    await expect(summary).toContainText("Подарок: Portal 2, регион Казахстан");
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("418,95 ₽"));
+    await expect(summary.getByRole("definition").first()).toHaveText(money("399 ₽"));
+    await expect(summary).toContainText(/Оплатите до \d\d:\d\d/);
+    const intentId = await intentIdFromSummary(page, "Перейти к оплате");
+    await expect(summary).toContainText(intentId);
+
+    const [intent] = await dbQuery(
+      "SELECT kind, status, app_id, package_id, gift_region, invite_url, email, fee_mode, payment_amount FROM intents WHERE id = $1",
+      [intentId],
+    );
+    expect(intent).toEqual({
+      kind: "gift",
+      status: "requires_payment",
+      app_id: 620,
+      package_id: 6201,
+      gift_region: "KZ",
+      invite_url: INVITE,
+      email: "gamer@example.com",
+      fee_mode: "excluded",
+      payment_amount: 41895,
+    });
+    await expectAccessible(page);
+  });
+
+  test("a promo code shows in the breakdown", async ({ page }) => {
+    await page.goto("/games/620");
+    await fillGift(page, { region: "Россия", code: "welcome10" });
+    await submit(page);
+    const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("377,06 ₽"));
+    await expect(summary.getByRole("term")).toHaveText(["Цена", "Скидка по промокоду", "Комиссия магазина", "К оплате"]);
+    await expect(summary.getByRole("definition")).toHaveText([money("399 ₽"), money("−39,90 ₽"), money("+17,96 ₽"), money("377,06 ₽")]);
+  });
+
+  test("refuses an empty form in place: a message by each field, focus on the first, nothing sent", async ({ page }) => {
+    await page.goto("/games/620");
+    const posts = countPosts(page, VERIFY);
+    await submit(page);
+
+    const invite = page.getByLabel("Ссылка-приглашение друга");
+    await expect(invite).toBeFocused();
+    await expect(invite).toHaveAttribute("aria-invalid", "true");
+    await expect(invite).toHaveAccessibleDescription(/Вставьте ссылку-приглашение друга\./);
+    await expect(page.getByRole("combobox", { name: "Регион получателя" })).toHaveAccessibleDescription(/Выберите регион получателя\./);
+    await expect(page.getByLabel("E-mail для чека")).toHaveAccessibleDescription(/Укажите e-mail: на него придёт чек\./);
+    await expectAccessible(page);
+
+    // Fixed as the shopper types, checked by the same schema the API uses.
+    await invite.fill("https://example.com/p/abc/DEF");
+    await expect(page.getByText("Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/abcd-efgh/ABCDEFGH.")).toBeVisible();
+    await invite.fill(INVITE);
+    await expect(invite).not.toHaveAttribute("aria-invalid", "true");
+    await page.getByLabel("E-mail для чека").fill("gamer@");
+    await expect(page.getByText("Проверьте e-mail: нужен адрес вида name@example.com.")).toBeVisible();
+    await page.getByLabel(/Промокод/).fill("BAD CODE!");
+    await expect(page.getByText("В промокоде бывают только латинские буквы, цифры, «-» и «_» (до 64 символов).")).toBeVisible();
+    await submit(page);
+    await expect(page.getByRole("combobox", { name: "Регион получателя" })).toBeFocused();
+    expect(posts.count).toBe(0);
+  });
+
+  const promoCases: [string, string][] = [
+    ["NOPE", "Промокода NOPE нет. Проверьте, как он написан."],
+    ["EXPIRED2025", "Срок действия промокода EXPIRED2025 истёк."],
+    ["FUTURE30", "Промокод FUTURE30 ещё не действует."],
+    ["USEDUP", "Промокод USEDUP уже использован максимальное число раз."],
+    ["GEAR15", "Промокод GEAR15 не действует на подарки."],
+  ];
+  for (const [code, message] of promoCases) {
+    test(`400 for promo code ${code}: said beside the code, the form kept`, async ({ page }) => {
+      await page.goto("/games/620");
+      await fillGift(page, { code });
+      await submit(page);
+      const field = page.getByLabel(/Промокод/);
+      await expect(field).toHaveAccessibleDescription(new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      await expect(field).toBeFocused();
+      await expect(formAlert(page)).toContainText("Заказ не оформлен");
+      await expect(page.getByLabel("Ссылка-приглашение друга")).toHaveValue(INVITE);
+      // A new code clears the message and goes through.
+      await field.fill("MINUS300");
+      await expect(page.getByText(message)).toHaveCount(0);
+      await submit(page);
+      await expect(page.getByTestId("payment-amount")).toHaveText(money("103,95 ₽"));
+    });
+  }
+
+  test("409 region not giftable (the game changed after the page loaded): said beside the region", async ({ page }) => {
+    await page.goto("/games/1245620");
+    await fillGift(page, { region: "Казахстан" });
+    await dbQuery("UPDATE games SET gift_regions = '{RU}' WHERE app_id = 1245620");
+    try {
+      await submit(page);
+      const region = page.getByRole("combobox", { name: "Регион получателя" });
+      await expect(region).toHaveAccessibleDescription(/Эту игру нельзя подарить в регион «Казахстан»\. Доступны: Россия\./);
+      await expect(region).toBeFocused();
+      await expect(formAlert(page)).toContainText("Заказ не оформлен");
+      await expectAccessible(page);
+      await region.selectOption({ label: "Россия" });
+      await submit(page);
+      await expect(page.getByTestId("payment-amount")).toHaveText(money("4 198,95 ₽"));
+    } finally {
+      await dbQuery("UPDATE games SET gift_regions = '{RU,KZ}' WHERE app_id = 1245620");
+    }
+  });
+
+  test("a server failure is a message on the form, never a blank page", async ({ page }) => {
+    await page.goto("/games/620");
+    await fillGift(page);
+    await page.route(`**${VERIFY}`, (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ code: 500, message: "internal error; quote request id r-42 when reporting it" }) }),
+    );
+    await submit(page);
+    const alert = formAlert(page);
+    await expect(alert).toContainText("Магазин не смог оформить заказ. Попробуйте ещё раз чуть позже.");
+    await expect(alert).toContainText("r-42");
+    await expect(alert).toBeFocused();
+
+    await page.unroute(`**${VERIFY}`);
+    await page.route(`**${VERIFY}`, (route) => route.abort("internetdisconnected"));
+    await submit(page);
+    await expect(alert).toContainText("Нет связи с магазином. Проверьте подключение и попробуйте снова.");
+
+    await page.unroute(`**${VERIFY}`);
+    await submit(page);
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("418,95 ₽"));
+  });
+
+  test("a game that cannot be bought says so instead of a form", async ({ page }) => {
+    await page.goto("/games/999990");
+    await expect(page.getByText("Игра ещё не вышла — купить её в подарок пока нельзя.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Оформить подарок" })).toHaveCount(0);
+    await page.goto("/games/999991");
+    await expect(page.getByText("Эта игра сейчас не продаётся.")).toBeVisible();
+  });
+
+  test("works from the keyboard alone", async ({ page }) => {
+    await page.goto("/games/620");
+    await page.getByLabel("Ссылка-приглашение друга").focus();
+    await page.keyboard.type(INVITE);
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("combobox", { name: "Регион получателя" })).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("radio", { name: /^Portal 2 399/ })).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("radio", { name: /Portal 2 \+ Soundtrack/ })).toBeChecked();
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("E-mail для чека")).toBeFocused();
+    await page.keyboard.type("gamer@example.com");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("radio", { name: /Сверху цены/ })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel(/Промокод/)).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("628,95 ₽"));
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Перейти к оплате" })).toBeFocused();
+  });
+
+  test.describe("on a phone", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test("fits the width in every state", async ({ page }) => {
+      await page.goto("/games/620");
+      await expectNoHorizontalScroll(page);
+      await submit(page);
+      await expect(page.getByLabel("Ссылка-приглашение друга")).toBeFocused();
+      await expectNoHorizontalScroll(page);
+      await fillGift(page);
+      await submit(page);
+      await expect(page.getByTestId("payment-amount")).toBeVisible();
+      await expectNoHorizontalScroll(page);
+      await expectAccessible(page);
+    });
+  });
+});
+
+test.describe("gift checkout (en)", () => {
+  test.use({ locale: "en-US" });
+
+  test("speaks the shopper's language, errors included", async ({ page }) => {
+    await page.goto("/games/620");
+    await page.getByRole("button", { name: "Create gift order" }).click();
+    await expect(page.getByLabel("Your friend's invite link")).toHaveAccessibleDescription(/Paste your friend's invite link\./);
+    await expect(page.getByRole("combobox", { name: "Recipient's region" })).toHaveAccessibleDescription(/Choose the recipient's region\./);
+    await page.getByLabel("Your friend's invite link").fill(INVITE);
+    await page.getByRole("combobox", { name: "Recipient's region" }).selectOption({ label: "Kazakhstan" });
+    await page.getByLabel("E-mail for the receipt").fill("gamer@example.com");
+    await page.getByLabel(/Promo code/).fill("PORTAL50");
+    await page.getByRole("radio", { name: /Included in the price/ }).check();
+    await page.getByRole("button", { name: "Create gift order" }).click();
+    const summary = page.getByRole("region", { name: "Order created — one step left: payment" });
+    await expect(summary).toContainText("Gift: Portal 2, region Kazakhstan");
+    await expect(summary.getByRole("term")).toHaveText(["Price", "Promo code discount", "Store fee (included in the price)", "To pay"]);
+    await expect(page.getByRole("link", { name: "Proceed to payment" })).toBeVisible();
+    await expectAccessible(page);
+  });
+});
