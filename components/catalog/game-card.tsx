@@ -11,7 +11,8 @@ export const COVER_HEIGHT = 215;
 
 export function GameCard({ game, locale, t, eager = false }: { game: CatalogGame; locale: Locale; t: Messages; eager?: boolean }) {
   return (
-    <li className="flex">
+    // Cards below the fold are laid out and painted only when scrolled near.
+    <li className="flex [contain-intrinsic-size:auto_15rem] [content-visibility:auto]">
       <Link
         href={`/games/${game.appId}`}
         // Game pages render per request; prefetching 24 of them would cost more than it saves.

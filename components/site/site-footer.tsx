@@ -11,17 +11,17 @@ export function SiteFooter({ t }: { t: Messages }) {
         <nav aria-label={t.common.footer.links}>
           <ul className="flex flex-wrap gap-x-4 gap-y-1">
             <li>
-              <Link href="/" className="hover:text-white">
+              <Link prefetch={false} href="/" className="hover:text-white">
                 {t.common.nav.catalog}
               </Link>
             </li>
             <li>
-              <Link href="/gear" className="hover:text-white">
+              <Link prefetch={false} href="/gear" className="hover:text-white">
                 {t.common.nav.gear}
               </Link>
             </li>
             <li>
-              <Link href="/docs/api" className="hover:text-white">
+              <Link prefetch={false} href="/docs/api" className="hover:text-white">
                 {t.common.nav.api}
               </Link>
             </li>
