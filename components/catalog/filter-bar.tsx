@@ -3,7 +3,7 @@
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { intlLocale } from "@/lib/i18n/config";
 import { catalogHref, type CatalogView } from "@/lib/queries/catalog-url";
-import { STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog";
+import { STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
 import { genreLabel } from "./genre-label";
 
 const CHIP = "inline-flex min-h-10 shrink-0 items-center whitespace-nowrap rounded-full border px-3.5 text-sm font-medium transition-colors";

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { catalogQuerySchema } from "@/lib/schemas/catalog";
 import {
   CATALOG_PAGE_SIZE,
+  type CatalogView,
   catalogApiPath,
   catalogHref,
   catalogSearch,
@@ -30,7 +33,7 @@ describe("readCatalogView", () => {
     ["page=abc", { page: 1 }],
     ["page=2.5", { page: 1 }],
     ["page=1e3", { page: 1 }],
-    ["page=1000001", { page: 1 }],
+    ["page=1000002", { page: 1 }],
     ["category=bestsellers", { page: 1 }],
     [`q=${"x".repeat(201)}`, { page: 1 }],
     [`genre=${"g".repeat(65)}`, { page: 1 }],
@@ -44,6 +47,71 @@ describe("readCatalogView", () => {
 
   it("reads Next's searchParams object, taking the first of repeated values", () => {
     expect(readCatalogView({ q: ["portal", "dota"], page: "2", utm_source: "tg" })).toEqual({ q: "portal", page: 2 });
+  });
+});
+
+/** The same reading done by the API's own schema, field by field: the rules readCatalogView must keep. */
+function readWithApiSchema(search: string): CatalogView {
+  const params = new URLSearchParams(search);
+  const fields = catalogQuerySchema.shape;
+  const valid = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> | undefined => {
+    const result = schema.safeParse(value);
+    return result.success ? result.data : undefined;
+  };
+  const raw = (key: string) => params.get(key) ?? undefined;
+  const view: CatalogView = { page: 1 };
+  const q = valid(fields.query, raw("q")?.trim());
+  if (q) view.q = q;
+  const genre = valid(fields.genre, raw("genre"));
+  if (genre) view.genre = genre.toLowerCase();
+  const category = valid(fields.steamCategory, raw("category"));
+  if (category) view.category = category;
+  const page = raw("page");
+  const apiPage = page !== undefined && /^\d+$/.test(page) && Number(page) >= 1 ? valid(fields.page, String(Number(page) - 1)) : undefined;
+  if (apiPage !== undefined) view.page = apiPage + 1;
+  return view;
+}
+
+describe("readCatalogView follows the API's catalogQuerySchema", () => {
+  it.each([
+    "",
+    "q=portal",
+    "q=%20%20portal%202%20",
+    "q=%20",
+    "q=",
+    `q=${"я".repeat(200)}`,
+    `q=${"я".repeat(201)}`,
+    `q=${"x".repeat(199)}%20%20`,
+    "genre=RPG",
+    "genre=%20Open%20World%20",
+    "genre=",
+    "genre=%20",
+    `genre=${"g".repeat(64)}`,
+    `genre=${"g".repeat(65)}`,
+    "genre=%C4%B0STANBUL",
+    "category=specials",
+    "category=coming_soon",
+    "category=top_sellers",
+    "category=new_releases",
+    "category=Specials",
+    "category=",
+    "category=featured",
+    "page=1",
+    "page=2",
+    "page=01",
+    "page=0",
+    "page=-1",
+    "page=+2",
+    "page=2.0",
+    "page=1e3",
+    "page=%D9%A3",
+    "page=1000001",
+    "page=1000002",
+    "page=99999999999",
+    "page=",
+    "q=a&genre=b&category=specials&page=3&utm_source=x",
+  ])("%s", (search) => {
+    expect(readCatalogView(new URLSearchParams(search))).toEqual(readWithApiSchema(search));
   });
 });
 

@@ -1,42 +1,64 @@
-import { z } from "zod";
-import { catalogQuerySchema, type CatalogQuery, type Language } from "@/lib/schemas/catalog";
-import { queryIntSchema } from "@/lib/schemas/common";
+import type { CatalogQuery, Language } from "@/lib/schemas/catalog";
+import {
+  CATALOG_GENRE_MAX_LENGTH,
+  CATALOG_MAX_PAGE,
+  CATALOG_QUERY_MAX_LENGTH,
+  STORE_CATEGORIES,
+  type StoreCategory,
+} from "@/lib/schemas/catalog-params";
 
 // The catalog page's state lives in its URL, so a link reproduces the view and Back works:
 // `/?q=гавань&genre=rpg&category=specials&page=2`. Names are short and the page counts from 1
 // for people; the API's names and its 0-based page stay behind toCatalogQuery.
+//
+// This module runs in the browser on every catalog page, so it checks the parameters with plain
+// code instead of the zod schemas (zod is a third of the page's script). Its rules are the API's:
+// catalog-url.test.ts runs every case through catalogQuerySchema as well and expects the same answer.
 
 /** 24 fills rows of 2, 3 and 4 cards. */
 export const CATALOG_PAGE_SIZE = 24;
 
-const fields = catalogQuerySchema.shape;
-
-/**
- * Each parameter falls back to its default on its own, so one bad value (`page=abc`) does not drop
- * the others, and unknown parameters (`utm_source`, ...) are ignored.
- */
-export const catalogViewSchema = z.object({
-  q: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), fields.query).catch(undefined),
-  genre: fields.genre.transform((g) => g?.toLowerCase()).catch(undefined),
-  category: fields.steamCategory.catch(undefined),
-  page: queryIntSchema("page", 1, 1_000_000, 1).catch(1),
-});
-
-export type CatalogView = z.infer<typeof catalogViewSchema>;
+export interface CatalogView {
+  /** Search text, trimmed; 1 to 200 characters. */
+  q?: string;
+  /** One genre, lower-cased (the filter is case-insensitive); 1 to 64 characters. */
+  genre?: string;
+  category?: StoreCategory;
+  /** From 1 (the API's page + 1). */
+  page: number;
+}
 
 /** The parameters this page owns; the rest of a query string (UTM tags) passes through untouched. */
 const OWN_KEYS = ["q", "genre", "category", "page"] as const;
 
 type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
-/** Reads the view from a query string (the browser's) or from Next's `searchParams` (the server's). */
+/**
+ * Reads the view from a query string (the browser's) or from Next's `searchParams` (the server's).
+ * Each parameter falls back to its default on its own, so one bad value (`page=abc`) does not drop
+ * the others, and unknown parameters (`utm_source`, ...) are ignored.
+ */
 export function readCatalogView(params: SearchParamsInput): CatalogView {
   const get = (key: string): string | undefined => {
     if (params instanceof URLSearchParams) return params.get(key) ?? undefined;
     const value = params[key];
     return Array.isArray(value) ? value[0] : value;
   };
-  return catalogViewSchema.parse(Object.fromEntries(OWN_KEYS.map((key) => [key, get(key)])));
+  const view: CatalogView = { page: 1 };
+  const q = get("q")?.trim();
+  if (q && q.length <= CATALOG_QUERY_MAX_LENGTH) view.q = q;
+  const genre = get("genre")?.trim();
+  if (genre && genre.length <= CATALOG_GENRE_MAX_LENGTH) view.genre = genre.toLowerCase();
+  const category = get("category");
+  if (isStoreCategory(category)) view.category = category;
+  const page = get("page");
+  // The API's pages count from 0: page N here is valid when the API accepts N - 1.
+  if (page && /^\d{1,10}$/.test(page) && Number(page) >= 1 && Number(page) - 1 <= CATALOG_MAX_PAGE) view.page = Number(page);
+  return view;
+}
+
+function isStoreCategory(value: string | undefined): value is StoreCategory {
+  return (STORE_CATEGORIES as readonly (string | undefined)[]).includes(value);
 }
 
 /**
