@@ -225,6 +225,24 @@ test("the language switch shows the store in English and back in Russian; prices
   await expect(page.getByRole("heading", { level: 1, name: "Игры в подарок" })).toBeVisible();
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the language switch, the search form and the collection links still work", async ({ page }) => {
+    await page.goto("/?genre=rpg");
+    await page.getByRole("button", { name: "EN" }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page).toHaveURL(/\/\?genre=rpg$/);
+    await page.getByRole("link", { name: "Specials" }).click();
+    await expect(page).toHaveURL(/\/\?genre=rpg&category=specials$/);
+    await page.getByRole("searchbox", { name: "Search games" }).fill("portal");
+    await page.getByRole("searchbox", { name: "Search games" }).press("Enter");
+    await expect(page).toHaveURL(/\/\?q=portal$/);
+    await expect(page.getByRole("heading", { level: 3 }).first()).toHaveText("Portal 2");
+    await page.getByRole("button", { name: "RU" }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "ru");
+  });
+});
+
 test.describe("an English browser", () => {
   test.use({ locale: "en-US" });
   test("gets English from Accept-Language", async ({ page }) => {
