@@ -5,7 +5,7 @@ import { catalogTitle } from "@/components/catalog/catalog-title";
 import { getDb } from "@/lib/db/client";
 import { getMessages } from "@/lib/i18n/server";
 import { catalogKeys } from "@/lib/queries/catalog";
-import { readCatalogView, toCatalogQuery } from "@/lib/queries/catalog-url";
+import { catalogHref, readCatalogView, toCatalogQuery } from "@/lib/queries/catalog-url";
 import { listCatalog, listGenres } from "@/lib/services/catalog";
 import { siteOrigin } from "@/lib/site-origin";
 
@@ -16,8 +16,8 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   return {
     title: catalogTitle(view.q, t),
     description: t.catalog.description,
-    // Every filtered or searched view is a variant of one page for search engines.
-    alternates: { canonical: "/" },
+    // Filters and pages are pages of their own for search engines; a search and UTM tags are not.
+    alternates: { canonical: catalogHref({ genre: view.genre, category: view.category, page: view.page }) },
     openGraph: { title: t.catalog.heading, description: t.catalog.description, type: "website", siteName: "GiftKey" },
   };
 }

@@ -60,6 +60,7 @@ export function CatalogBrowser({ genres }: { genres: string[] }) {
       <div className="flex flex-col gap-3">
         <SearchBox
           value={view.q ?? ""}
+          filters={{ genre: view.genre, category: view.category }}
           onSearch={(text) => {
             // Starting or clearing a search adds a history entry; refining one replaces it, so Back
             // returns to the view before the search rather than through every word typed.

@@ -11,7 +11,16 @@ export const SEARCH_DEBOUNCE_MS = 300;
  * after the last keystroke (Enter: at once). When the URL changes for another reason (Back, a link
  * to the catalog) the text follows it.
  */
-export function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
+export function SearchBox({
+  value,
+  filters,
+  onSearch,
+}: {
+  value: string;
+  /** Sent along when the form is submitted without script, so a search keeps the filters. */
+  filters: { genre?: string; category?: string };
+  onSearch: (text: string) => void;
+}) {
   const { t } = useI18n();
   const [text, setText] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -47,6 +56,8 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (text:
         send(text);
       }}
     >
+      {filters.genre && <input type="hidden" name="genre" value={filters.genre} />}
+      {filters.category && <input type="hidden" name="category" value={filters.category} />}
       <label htmlFor="catalog-search" className="sr-only">
         {t.catalog.search.label}
       </label>

@@ -155,6 +155,8 @@ test("a shared link with UTM tags reproduces the view and keeps the tags", async
   await expect(searchbox(page)).toHaveValue("portal");
   await expect(genreSelect(page)).toHaveValue("puzzle");
   await expect(collection(page).getByRole("link", { name: "Лидеры продаж" })).toHaveAttribute("aria-current", "true");
+  // Search engines see the filtered page without the search and the tags.
+  expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toMatch(/\/\?genre=puzzle&category=top_sellers$/);
   await expect(cards(page).first()).toContainText("Portal 2");
   await collection(page).getByRole("link", { name: "Все игры" }).click();
   await expect(page).toHaveURL(/\/\?q=portal&genre=puzzle&utm_source=vk&utm_medium=post&utm_campaign=spring$/);
@@ -234,6 +236,11 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/\?genre=rpg$/);
     await page.getByRole("link", { name: "Specials" }).click();
     await expect(page).toHaveURL(/\/\?genre=rpg&category=specials$/);
+    await page.getByRole("searchbox", { name: "Search games" }).fill("portal");
+    await page.getByRole("searchbox", { name: "Search games" }).press("Enter");
+    await expect(page).toHaveURL(/\/\?genre=rpg&category=specials&q=portal$/);
+    await expect(page.getByText("No games match “portal”")).toBeVisible();
+    await page.getByRole("link", { name: "Show all games" }).click();
     await page.getByRole("searchbox", { name: "Search games" }).fill("portal");
     await page.getByRole("searchbox", { name: "Search games" }).press("Enter");
     await expect(page).toHaveURL(/\/\?q=portal$/);
