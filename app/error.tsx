@@ -14,7 +14,7 @@ export default function ErrorPage({ error, retry }: { error: unknown; retry: () 
   }, [error]);
   const digest = error instanceof Error && "digest" in error && typeof error.digest === "string" ? error.digest : null;
   return (
-    <main className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+    <main id="main" className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
       <h1 className="text-2xl font-bold text-white">{t.common.error.title}</h1>
       <p className="mt-3 text-slate-300">{t.common.error.body}</p>
       {digest && <p className="mt-2 font-mono text-sm text-slate-400">{format(t.common.error.reference, { digest })}</p>}

@@ -4,7 +4,11 @@ import type { Messages } from "@/lib/i18n/messages";
 import { LanguageSwitch } from "./language-switch";
 import { NavLink } from "./nav-link";
 
-export function SiteHeader({ locale, t }: { locale: Locale; t: Messages }) {
+/**
+ * `account` is the header's account corner (sign-in, or the signed-in shopper's menu); until it is
+ * given, the Account page is a plain link in the navigation.
+ */
+export function SiteHeader({ locale, t, account }: { locale: Locale; t: Messages; account?: React.ReactNode }) {
   return (
     <header className="border-b border-slate-800 bg-slate-900">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
@@ -25,12 +29,15 @@ export function SiteHeader({ locale, t }: { locale: Locale; t: Messages }) {
             <li>
               <NavLink href="/docs/api">{t.common.nav.api}</NavLink>
             </li>
-            <li>
-              <NavLink href="/account">{t.common.nav.account}</NavLink>
-            </li>
+            {!account && (
+              <li>
+                <NavLink href="/account">{t.common.nav.account}</NavLink>
+              </li>
+            )}
           </ul>
         </nav>
-        <div className="ml-auto sm:ml-0">
+        <div className="ml-auto flex items-center gap-3 sm:ml-0">
+          {account}
           <LanguageSwitch locale={locale} t={t} />
         </div>
       </div>

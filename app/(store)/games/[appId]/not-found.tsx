@@ -6,7 +6,7 @@ import { getMessages } from "@/lib/i18n/server";
 export default async function GameNotFound() {
   const { t } = await getMessages();
   return (
-    <main className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+    <main id="main" className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
       <p className="text-5xl font-black text-sky-300">404</p>
       <h1 className="mt-4 text-2xl font-bold text-white">{t.game.notFound.title}</h1>
       <p className="mt-3 text-slate-300">{t.game.notFound.body}</p>

@@ -3,6 +3,8 @@ import Link from "next/link";
 import { genreLabel } from "@/components/catalog/genre-label";
 import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
 import { buttonClass } from "@/components/ui/button";
+import { getSessionUser } from "@/lib/auth/session";
+import { env } from "@/lib/env";
 import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
 import { catalogHref } from "@/lib/queries/catalog-url";
@@ -37,13 +39,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function GamePage({ params }: { params: Params }) {
-  const [{ appId }, { locale, t }] = await Promise.all([params, getMessages()]);
+  const [{ appId }, { locale, t }, user] = await Promise.all([params, getMessages(), getSessionUser()]);
   const game = await loadGame(appId, locale);
   const availability = gameAvailability(game);
   const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
 
   return (
-    <main className="mx-auto w-full max-w-6xl px-4 pb-16 pt-4 sm:pt-6">
+    <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-4 sm:pt-6">
       <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === "available") }} />
       <nav aria-label={t.game.breadcrumb} className="text-sm">
         <ol className="flex flex-wrap items-center gap-1 text-slate-400">
@@ -115,7 +117,11 @@ export default async function GamePage({ params }: { params: Params }) {
         <GiftRegions regions={game.giftRegions} locale={locale} t={t} />
       </div>
 
-      {availability === "available" && <CheckoutPlaceholder game={game} t={t} />}
+      {availability === "available" && (
+        <div id="checkout" className="mt-10 scroll-mt-4">
+          <CheckoutPlaceholder game={game} defaultEmail={user?.email} feeRate={env.FEE_RATE} />
+        </div>
+      )}
     </main>
   );
 }

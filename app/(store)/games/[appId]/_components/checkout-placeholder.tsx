@@ -1,12 +1,19 @@
-import type { Messages } from "@/lib/i18n/messages";
+import { getMessages } from "@/lib/i18n/server";
 import type { GameDetails } from "@/lib/schemas/catalog";
 
 // TODO(checkout): blocked on components/checkout/gift-checkout.tsx (the checkout helper's branch).
-// At merge, the lead replaces this component with <GiftCheckout game={game} /> inside the same
-// <section id="checkout">: the "Buy as a gift" button above links to #checkout.
-export function CheckoutPlaceholder({ game, t }: { game: GameDetails; t: Messages }) {
+// It takes the same props: at merge, `<CheckoutPlaceholder ... />` in the game page becomes
+// `<GiftCheckout ... />` inside the same #checkout element, which the "Buy as a gift" button targets.
+export async function CheckoutPlaceholder({
+  game,
+}: {
+  game: Pick<GameDetails, "appId" | "title" | "packages" | "giftRegions" | "comingSoon">;
+  defaultEmail?: string;
+  feeRate?: number;
+}) {
+  const { t } = await getMessages();
   return (
-    <section id="checkout" aria-labelledby="checkout-title" className="mt-10 scroll-mt-4" data-placeholder="gift-checkout" data-app-id={game.appId}>
+    <section aria-labelledby="checkout-title" data-placeholder="gift-checkout" data-app-id={game.appId}>
       <h2 id="checkout-title" className="text-xl font-semibold text-white">
         {t.game.checkout.title}
       </h2>
