@@ -1,39 +1,43 @@
-import type { Metadata } from "next";
-import Link from "next/link";
+import type { Metadata, Viewport } from "next";
 import { AccountNav } from "@/components/account/account-nav";
 import { Providers } from "@/components/providers";
+import { SiteFooter } from "@/components/site/site-footer";
+import { SiteHeader } from "@/components/site/site-header";
 import { getSessionUser } from "@/lib/auth/session";
 import { getMessages } from "@/lib/i18n/server";
+import { siteOrigin } from "@/lib/site-origin";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  const { t } = await getMessages();
+  const [{ t }, origin] = await Promise.all([getMessages(), siteOrigin()]);
   return {
+    // Relative Open Graph and canonical URLs resolve against the origin the visitor used.
+    metadataBase: new URL(origin),
     title: { default: t.common.siteTitle, template: "%s · GiftKey" },
     description: t.common.siteDescription,
   };
 }
 
+export const viewport: Viewport = { themeColor: "#0f172a", colorScheme: "dark" };
+
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const [{ locale, t }, user] = await Promise.all([getMessages(), getSessionUser()]);
   return (
     <html lang={locale}>
-      <body className="min-h-screen font-sans">
+      <body className="flex min-h-screen flex-col font-sans">
+        <a
+          href="#content"
+          className="sr-only z-50 rounded-md bg-sky-300 px-4 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+        >
+          {t.common.skipToContent}
+        </a>
         <Providers locale={locale}>
-          <header className="border-b border-slate-800 bg-slate-900/80">
-            <nav className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3" aria-label={t.common.mainNav}>
-              <Link href="/" className="text-lg font-bold tracking-tight text-sky-300">
-                GiftKey
-              </Link>
-              <Link href="/docs/api" className="text-sm text-slate-300 hover:text-white">
-                {t.common.nav.api}
-              </Link>
-              <div className="ml-auto">
-                <AccountNav user={user} />
-              </div>
-            </nav>
-          </header>
-          {children}
+          <SiteHeader locale={locale} t={t} account={<AccountNav user={user} />} />
+          {/* The skip link's target: pages keep their own <main>; this lands right before it. */}
+          <div id="content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+            {children}
+          </div>
+          <SiteFooter t={t} />
         </Providers>
       </body>
     </html>

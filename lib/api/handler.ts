@@ -231,10 +231,18 @@ export function json(data: unknown, status = 200, headers: Record<string, string
  * (a reverse proxy's X-Forwarded-Host/Proto first). Next builds `request.url` from its bind address.
  */
 export function publicOrigin(request: Request): string {
+  return originFromHeaders(request.headers, new URL(request.url));
+}
+
+/**
+ * publicOrigin for pages, which see the request's headers but not its URL (absolute links in
+ * Open Graph tags and the API answers a page renders on the server).
+ */
+export function originFromHeaders(headers: Pick<Headers, "get">, fallback: URL = new URL(`http://localhost:${env.PORT}`)): string {
   if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.replace(/\/$/, "");
-  const first = (name: string) => request.headers.get(name)?.split(",")[0]?.trim();
+  const first = (name: string) => headers.get(name)?.split(",")[0]?.trim();
   const host = first("x-forwarded-host") ?? first("host");
-  const proto = first("x-forwarded-proto") === "https" ? "https" : new URL(request.url).protocol.replace(":", "");
-  if (!host || !/^[A-Za-z0-9.\-\[\]:]+$/.test(host)) return new URL(request.url).origin;
+  const proto = first("x-forwarded-proto") === "https" ? "https" : fallback.protocol.replace(":", "");
+  if (!host || !/^[A-Za-z0-9.\-\[\]:]+$/.test(host)) return fallback.origin;
   return `${proto}://${host}`;
 }

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** An /api/v1 error as the browser sees it: the contract's `{code, message}` plus the status. */
 export class ApiRequestError extends Error {
   constructor(
@@ -11,8 +9,30 @@ export class ApiRequestError extends Error {
   }
 }
 
-const issuedSchema = z.object({ token: z.string(), expiresAt: z.string(), owner: z.enum(["user", "guest"]) });
-const errorBodySchema = z.object({ code: z.number(), message: z.string() });
+// Plain checks rather than zod: this module is on every storefront page, and these two shapes do
+// not justify zod's weight in each page's first load.
+interface Issued {
+  token: string;
+  expiresAt: string;
+  owner: "user" | "guest";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function isIssued(value: unknown): value is Issued {
+  return (
+    isRecord(value) &&
+    typeof value.token === "string" &&
+    typeof value.expiresAt === "string" &&
+    (value.owner === "user" || value.owner === "guest")
+  );
+}
+
+function errorMessage(body: unknown): string | null {
+  return isRecord(body) && typeof body.code === "number" && typeof body.message === "string" ? body.message : null;
+}
 
 /** Renew this long before the server's expiry, so a request never leaves with a dying token. */
 const RENEW_MARGIN_MS = 60_000;
@@ -22,10 +42,10 @@ let pending: Promise<string> | null = null;
 
 function stored(): { token: string; expiresAt: number } | null {
   try {
-    const parsed = issuedSchema.safeParse(JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null"));
-    if (!parsed.success) return null;
-    const expiresAt = Date.parse(parsed.data.expiresAt);
-    return expiresAt - RENEW_MARGIN_MS > Date.now() ? { token: parsed.data.token, expiresAt } : null;
+    const saved: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null");
+    if (!isIssued(saved)) return null;
+    const expiresAt = Date.parse(saved.expiresAt);
+    return expiresAt - RENEW_MARGIN_MS > Date.now() ? { token: saved.token, expiresAt } : null;
   } catch {
     return null;
   }
@@ -34,7 +54,8 @@ function stored(): { token: string; expiresAt: number } | null {
 async function issue(): Promise<string> {
   const response = await fetch("/api/storefront/token", { method: "POST", credentials: "same-origin" });
   if (!response.ok) throw new ApiRequestError(response.status, "the store could not start a session; reload the page");
-  const issued = issuedSchema.parse(await response.json());
+  const issued: unknown = await response.json();
+  if (!isIssued(issued)) throw new ApiRequestError(502, "the store answered the session request with an unexpected body; reload the page");
   try {
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify(issued));
   } catch {
@@ -91,7 +112,6 @@ export async function apiFetch<T>(
     }
     const body: unknown = await response.json().catch(() => null);
     if (response.ok) return body as T;
-    const error = errorBodySchema.safeParse(body);
-    throw new ApiRequestError(response.status, error.success ? error.data.message : `the store answered ${response.status}`);
+    throw new ApiRequestError(response.status, errorMessage(body) ?? `the store answered ${response.status}`);
   }
 }

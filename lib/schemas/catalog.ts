@@ -1,13 +1,17 @@
 import { z } from "zod";
+import {
+  CATALOG_GENRE_MAX_LENGTH,
+  CATALOG_MAX_LIMIT,
+  CATALOG_MAX_PAGE,
+  CATALOG_QUERY_MAX_LENGTH,
+  STORE_CATEGORIES,
+} from "./catalog-params";
 import { CURRENCY_RUB, emptyToUndefined, queryIntSchema } from "./common";
 
-export const STORE_CATEGORIES = ["specials", "coming_soon", "top_sellers", "new_releases"] as const;
-export type StoreCategory = (typeof STORE_CATEGORIES)[number];
+export { CATALOG_MAX_LIMIT, STORE_CATEGORIES, type StoreCategory } from "./catalog-params";
 
 export const LANGUAGES = ["ru", "en"] as const;
 export type Language = (typeof LANGUAGES)[number];
-
-export const CATALOG_MAX_LIMIT = 100;
 
 const langSchema = z.preprocess(
   emptyToUndefined,
@@ -18,7 +22,7 @@ const langSchema = z.preprocess(
 );
 
 export const catalogQuerySchema = z.object({
-  page: queryIntSchema("page", 0, 1_000_000, 0).meta({ description: "Page number, from 0" }),
+  page: queryIntSchema("page", 0, CATALOG_MAX_PAGE, 0).meta({ description: "Page number, from 0" }),
   limit: queryIntSchema("limit", 1, CATALOG_MAX_LIMIT, 20).meta({ description: "Games per page" }),
   genre: z.preprocess(
     emptyToUndefined,
@@ -26,7 +30,7 @@ export const catalogQuerySchema = z.object({
       .string()
       .trim()
       .min(1)
-      .max(64, { error: "genre must be at most 64 characters" })
+      .max(CATALOG_GENRE_MAX_LENGTH, { error: `genre must be at most ${CATALOG_GENRE_MAX_LENGTH} characters` })
       .optional()
       .meta({ description: "One genre, matched case-insensitively", example: "RPG" }),
   ),
@@ -41,7 +45,7 @@ export const catalogQuerySchema = z.object({
     emptyToUndefined,
     z
       .string()
-      .max(200, { error: "query must be 1 to 200 characters" })
+      .max(CATALOG_QUERY_MAX_LENGTH, { error: `query must be 1 to ${CATALOG_QUERY_MAX_LENGTH} characters` })
       .optional()
       .meta({ description: "Full-text search over title and short description (Russian and English)" }),
   ),

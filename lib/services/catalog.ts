@@ -71,6 +71,7 @@ const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_ma
 const catalogCache = new TtlCache<CatalogResponse>(env.CATALOG_CACHE_TTL_MS, 5000);
 // Totals do not depend on the page, so paging through one filter counts once.
 const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, 5000);
+const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, 1);
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
@@ -140,6 +141,7 @@ async function countGames(db: Database, query: CatalogQuery, whereSql: SQL): Pro
 export function clearCatalogCache(): void {
   catalogCache.clear();
   totalCache.clear();
+  genreCache.clear();
 }
 
 interface PackageRow extends Record<string, unknown> {
@@ -180,4 +182,14 @@ export async function getGameOrThrow(db: Database, appId: number, lang: Language
 export async function getGameTitle(db: Database, appId: number): Promise<string | null> {
   const { rows } = await db.execute<{ title: string }>(sql`SELECT title FROM games WHERE app_id = ${appId}`);
   return rows[0]?.title ?? null;
+}
+
+/** Every genre in the catalog (lower-cased, as the genre filter matches), most games first. */
+export function listGenres(db: Database): Promise<string[]> {
+  return genreCache.get("genres", async () => {
+    const { rows } = await db.execute<{ genre: string }>(
+      sql`SELECT genre FROM catalog_counts WHERE category = '*' AND genre <> '*' ORDER BY total DESC, genre`,
+    );
+    return rows.map((row) => row.genre);
+  });
 }

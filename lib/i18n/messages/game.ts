@@ -1,6 +1,53 @@
 import { defineMessages } from "./define";
 
+/** The game page (/games/[appId]). */
 export const game = defineMessages({
-  ru: {},
-  en: {},
+  ru: {
+    breadcrumb: "Навигация",
+    catalog: "Каталог",
+    genres: "Жанры",
+    editions: { title: "Издания", edition: "Издание", price: "Цена", main: "основное" },
+    regions: {
+      title: "Куда можно подарить",
+      body: "Подарок получит друг с аккаунтом из одного из этих регионов.",
+      none: "Сейчас эту игру нельзя подарить ни в один регион.",
+    },
+    buy: "Купить в подарок",
+    unavailable: {
+      comingSoon: "Игра ещё не вышла: купить её в подарок можно будет после релиза.",
+      noPrice: "У игры пока нет цены, поэтому купить её в подарок нельзя.",
+      noRegions: "Эту игру сейчас нельзя подарить: магазин не продаёт её ни в один регион.",
+    },
+    notFound: {
+      title: "Игра не найдена",
+      body: "В магазине нет игры с таким номером. Возможно, её сняли с продажи или ссылка неполная.",
+      search: "Найти игру в каталоге",
+      find: "Найти",
+      back: "В каталог",
+    },
+  },
+  en: {
+    breadcrumb: "Breadcrumb",
+    catalog: "Catalog",
+    genres: "Genres",
+    editions: { title: "Editions", edition: "Edition", price: "Price", main: "main" },
+    regions: {
+      title: "Where it can be gifted",
+      body: "Your friend's account must be in one of these regions.",
+      none: "This game cannot be gifted to any region right now.",
+    },
+    buy: "Buy as a gift",
+    unavailable: {
+      comingSoon: "This game is not out yet: it can be bought as a gift once it is released.",
+      noPrice: "This game has no price yet, so it cannot be bought as a gift.",
+      noRegions: "This game cannot be gifted right now: the store does not sell it to any region.",
+    },
+    notFound: {
+      title: "Game not found",
+      body: "The store has no game with this number. It may have been withdrawn, or the link is cut short.",
+      search: "Find a game in the catalog",
+      find: "Search",
+      back: "Go to the catalog",
+    },
+  },
 });

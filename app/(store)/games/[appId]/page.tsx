@@ -1,29 +1,127 @@
-import { notFound } from "next/navigation";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { genreLabel } from "@/components/catalog/genre-label";
+import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
 import { GiftCheckout } from "@/components/checkout/gift-checkout";
-import { ApiError } from "@/lib/api/errors";
+import { buttonClass } from "@/components/ui/button";
 import { getSessionUser } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
-import { getGameOrThrow } from "@/lib/services/catalog";
+import { catalogHref } from "@/lib/queries/catalog-url";
+import { productJsonLd } from "./product-json-ld";
+import { Editions } from "./_components/editions";
+import { GiftRegions } from "./_components/gift-regions";
+import { gameAvailability, loadGame } from "./load-game";
 
-// TODO(catalog): stand-in so the gift checkout can be used and tested on this branch; the catalog
-// branch's game page replaces it and mounts <GiftCheckout> the same way.
-export default async function GamePage({ params }: { params: Promise<{ appId: string }> }) {
-  const { appId } = await params;
-  if (!/^[1-9]\d{0,9}$/.test(appId)) notFound();
-  const [{ locale }, user] = await Promise.all([getMessages(), getSessionUser()]);
-  const game = await getGameOrThrow(getDb(), Number(appId), locale, "").catch((err: unknown) => {
-    if (err instanceof ApiError && err.status === 404) notFound();
-    throw err;
-  });
+type Params = Promise<{ appId: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const [{ appId }, { locale }] = await Promise.all([params, getMessages()]);
+  const game = await loadGame(appId, locale);
+  const url = `/games/${game.appId}`;
+  const image = { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
+  return {
+    title: game.title,
+    description: game.shortDescription,
+    alternates: { canonical: url },
+    openGraph: {
+      type: "website",
+      siteName: "GiftKey",
+      locale: locale === "ru" ? "ru_RU" : "en_GB",
+      url,
+      title: game.title,
+      description: game.shortDescription,
+      images: [image],
+    },
+    twitter: { card: "summary_large_image", title: game.title, description: game.shortDescription, images: [image] },
+  };
+}
+
+export default async function GamePage({ params }: { params: Params }) {
+  const [{ appId }, { locale, t }, user] = await Promise.all([params, getMessages(), getSessionUser()]);
+  const game = await loadGame(appId, locale);
+  const availability = gameAvailability(game);
+  const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
+
   return (
-    <main id="main" className="mx-auto max-w-2xl px-4 py-8 sm:py-12">
-      <h1 className="text-2xl font-bold sm:text-3xl">{game.title}</h1>
-      <p className="mt-2 text-slate-300">{game.shortDescription}</p>
-      <div className="mt-6">
-        <GiftCheckout game={game} defaultEmail={user?.email} feeRate={env.FEE_RATE} />
+    <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-4 sm:pt-6">
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === "available") }} />
+      <nav aria-label={t.game.breadcrumb} className="text-sm">
+        <ol className="flex flex-wrap items-center gap-1 text-slate-400">
+          <li>
+            <Link href="/" className="inline-flex min-h-10 items-center text-sky-300 hover:underline">
+              {t.game.catalog}
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page" className="truncate text-slate-300">
+            {game.title}
+          </li>
+        </ol>
+      </nav>
+
+      <div className="mt-2 grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] md:gap-10">
+        <div className="relative self-start overflow-hidden rounded-xl border border-slate-800 bg-slate-800">
+          {/* eslint-disable-next-line @next/next/no-img-element -- SVG or store CDN covers; see GameCard */}
+          <img
+            src={game.headerImage}
+            alt=""
+            width={COVER_WIDTH}
+            height={COVER_HEIGHT}
+            fetchPriority="high"
+            className="aspect-[460/215] h-auto w-full object-cover"
+          />
+          {game.comingSoon && (
+            <span className="absolute left-3 top-3 rounded bg-amber-300 px-2 py-0.5 text-sm font-bold text-slate-950">
+              {t.common.comingSoon}
+            </span>
+          )}
+        </div>
+
+        <div className="flex flex-col gap-4">
+          <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{game.title}</h1>
+          {game.genres.length > 0 && (
+            <div>
+              <h2 className="sr-only">{t.game.genres}</h2>
+              <ul className="flex flex-wrap gap-2">
+                {game.genres.map((genre) => (
+                  <li key={genre}>
+                    <Link
+                      href={catalogHref({ genre: genre.toLowerCase() })}
+                      className="inline-flex min-h-8 items-center rounded-full border border-slate-600 px-3 text-sm text-slate-200 hover:border-slate-400 hover:bg-slate-800"
+                    >
+                      {genreLabel(genre, t.catalog.genres)}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <p className="leading-relaxed text-slate-300">{game.shortDescription}</p>
+          <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-800 bg-slate-900 p-4">
+            <Price price={main?.price ?? null} locale={locale} labels={t.common.price} size="lg" />
+            {availability === "available" ? (
+              <a href="#checkout" className={buttonClass("primary", "w-full sm:w-auto")}>
+                {t.game.buy}
+              </a>
+            ) : (
+              <p className="w-full text-sm text-amber-200">{t.game.unavailable[availability]}</p>
+            )}
+          </div>
+        </div>
       </div>
+
+      <div className="mt-10 grid gap-10 md:grid-cols-2">
+        <Editions packages={game.packages} locale={locale} t={t} />
+        <GiftRegions regions={game.giftRegions} locale={locale} t={t} />
+      </div>
+
+      {availability === "available" && (
+        <div id="checkout" className="mt-10 scroll-mt-4">
+          <GiftCheckout game={game} defaultEmail={user?.email} feeRate={env.FEE_RATE} />
+        </div>
+      )}
     </main>
   );
 }

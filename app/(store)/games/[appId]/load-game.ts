@@ -1,0 +1,35 @@
+import "server-only";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { ApiError } from "@/lib/api/errors";
+import { getDb } from "@/lib/db/client";
+import type { Locale } from "@/lib/i18n/config";
+import { appIdSchema } from "@/lib/schemas/common";
+import type { GameDetails } from "@/lib/schemas/catalog";
+import { getGameOrThrow } from "@/lib/services/catalog";
+import { siteOrigin } from "@/lib/site-origin";
+
+/**
+ * The game for `/games/[appId]`, read once per request for both the metadata and the page; an id
+ * that is not a valid appId, or a game the store does not have, is the game page's 404.
+ */
+export const loadGame = cache(async (appIdParam: string, locale: Locale): Promise<GameDetails> => {
+  const appId = appIdSchema("appId").safeParse(decodeURIComponent(appIdParam));
+  if (!appId.success) notFound();
+  try {
+    return await getGameOrThrow(getDb(), appId.data, locale, await siteOrigin());
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) notFound();
+    throw error;
+  }
+});
+
+export type GameAvailability = "available" | "comingSoon" | "noPrice" | "noRegions";
+
+/** Whether a gift can be bought now, and if not, the first reason a shopper should hear. */
+export function gameAvailability(game: GameDetails): GameAvailability {
+  if (game.comingSoon) return "comingSoon";
+  if (!game.packages.some((p) => p.price !== null)) return "noPrice";
+  if (game.giftRegions.length === 0) return "noRegions";
+  return "available";
+}

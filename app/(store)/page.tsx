@@ -1,0 +1,46 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { CatalogBrowser } from "@/components/catalog/catalog-browser";
+import { catalogTitle } from "@/components/catalog/catalog-title";
+import { getDb } from "@/lib/db/client";
+import { getMessages } from "@/lib/i18n/server";
+import { catalogKeys } from "@/lib/queries/catalog";
+import { catalogHref, readCatalogView, toCatalogQuery } from "@/lib/queries/catalog-url";
+import { listCatalog, listGenres } from "@/lib/services/catalog";
+import { siteOrigin } from "@/lib/site-origin";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
+  const [{ t }, view] = await Promise.all([getMessages(), searchParams.then(readCatalogView)]);
+  return {
+    title: catalogTitle(view.q, t),
+    description: t.catalog.description,
+    // Filters and pages are pages of their own for search engines; a search and UTM tags are not.
+    alternates: { canonical: catalogHref({ genre: view.genre, category: view.category, page: view.page }) },
+    openGraph: { title: t.catalog.heading, description: t.catalog.description, type: "website", siteName: "GiftKey" },
+  };
+}
+
+// The first page of the view in the URL is rendered here and handed to the browser's query cache,
+// so the browser shows it at once and fetches only when the shopper changes the view.
+export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
+  const [{ locale, t }, view, origin] = await Promise.all([getMessages(), searchParams.then(readCatalogView), siteOrigin()]);
+  const query = toCatalogQuery(view, locale);
+  const db = getDb();
+  const [page, genres] = await Promise.all([listCatalog(db, query, origin), listGenres(db)]);
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(catalogKeys.list(query), page);
+
+  return (
+    <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-6 sm:pt-10">
+      <h1 className="text-2xl font-bold tracking-tight text-white sm:text-3xl">{t.catalog.heading}</h1>
+      <p className="mt-1 text-slate-300">{t.catalog.intro}</p>
+      <div className="mt-5">
+        <HydrationBoundary state={dehydrate(queryClient)}>
+          <CatalogBrowser genres={genres} />
+        </HydrationBoundary>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,84 @@
+"use client";
+
+import { useI18n } from "@/components/i18n/i18n-provider";
+import { intlLocale } from "@/lib/i18n/config";
+import { catalogHref, type CatalogView } from "@/lib/queries/catalog-url";
+import { STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
+import { genreLabel } from "./genre-label";
+
+const CHIP = "inline-flex min-h-10 shrink-0 items-center whitespace-nowrap rounded-full border px-3.5 text-sm font-medium transition-colors";
+
+/**
+ * Genre and featured-category filters. The category chips are links (they work before the script
+ * loads and open in a new tab); a plain click is handled in place by `onCategory`.
+ */
+export function FilterBar({
+  view,
+  genres,
+  keep,
+  onGenre,
+  onCategory,
+}: {
+  view: CatalogView;
+  genres: string[];
+  keep: URLSearchParams;
+  onGenre: (genre: string | undefined) => void;
+  onCategory: (category: StoreCategory | undefined) => void;
+}) {
+  const { locale, t } = useI18n();
+  const collator = new Intl.Collator(intlLocale(locale));
+  const options = genres
+    .map((genre) => ({ value: genre, label: genreLabel(genre, t.catalog.genres) }))
+    .sort((a, b) => collator.compare(a.label, b.label));
+  // A shared link may name a genre the store no longer has: show it rather than pretend "all".
+  if (view.genre && !genres.includes(view.genre)) options.unshift({ value: view.genre, label: genreLabel(view.genre, t.catalog.genres) });
+
+  const chip = (category: StoreCategory | undefined, label: string) => {
+    const active = view.category === category;
+    return (
+      <li key={category ?? "all"}>
+        <a
+          href={catalogHref({ ...view, category, page: 1 }, keep)}
+          aria-current={active ? "true" : undefined}
+          onClick={(event) => {
+            if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+            event.preventDefault();
+            onCategory(category);
+          }}
+          className={`${CHIP} ${active ? "border-sky-400 bg-sky-400 text-slate-950" : "border-slate-600 text-slate-200 hover:border-slate-400 hover:bg-slate-800"}`}
+        >
+          {label}
+        </a>
+      </li>
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-3 md:flex-row md:items-center">
+      <div className="flex items-center gap-2">
+        <label htmlFor="catalog-genre" className="text-sm text-slate-300">
+          {t.catalog.genre.label}
+        </label>
+        <select
+          id="catalog-genre"
+          value={view.genre ?? ""}
+          onChange={(event) => onGenre(event.target.value || undefined)}
+          className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-52 md:flex-none"
+        >
+          <option value="">{t.catalog.genre.all}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <nav aria-label={t.catalog.category.label} className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
+        <ul className="flex gap-2 pb-1 md:flex-wrap md:pb-0">
+          {chip(undefined, t.catalog.category.all)}
+          {STORE_CATEGORIES.map((category) => chip(category, t.catalog.categories[category]))}
+        </ul>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { expect, expectAccessible, screenshot, test } from "../fixtures";
+
+// Every page a shopper can reach, at desktop and phone width, in Russian and English: axe finds no
+// serious or critical problem, nothing scrolls sideways, and a screenshot is kept as an artifact
+// (.data/e2e/screenshots/<desktop|phone>/).
+
+const pages = [
+  { name: "catalog", path: "/", heading: /./ },
+  { name: "catalog-filtered", path: "/?genre=RPG&category=specials", heading: /./ },
+  { name: "catalog-empty", path: "/?q=zzzzqqqq", heading: /./ },
+  { name: "game", path: "/games/620", heading: "Portal 2" },
+  { name: "game-discounted", path: "/games/1091500", heading: /Cyberpunk/ },
+  { name: "game-coming-soon", path: "/games/999990", heading: /./ },
+  { name: "gear", path: "/gear", heading: /./ },
+  { name: "sign-in", path: "/sign-in", heading: /./ },
+  { name: "sign-up", path: "/sign-up", heading: /./ },
+  { name: "api-docs", path: "/docs/api", heading: /./ },
+  { name: "not-found", path: "/no-such-page", heading: /./ },
+];
+
+for (const locale of ["ru", "en"] as const) {
+  test.describe(`in ${locale === "ru" ? "Russian" : "English"}`, () => {
+    test.use({ locale: locale === "ru" ? "ru-RU" : "en-GB" });
+
+    for (const p of pages) {
+      test(`${p.name} @phone`, async ({ page }) => {
+        await page.goto(p.path);
+        await expect(page.getByRole("heading", { level: 1, name: p.heading }).first()).toBeVisible();
+        await expect(page.locator("html")).toHaveAttribute("lang", p.name === "api-docs" ? /ru|en/ : locale);
+        await expectAccessible(page, p.path);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${p.path} scrolls sideways`).toBeLessThanOrEqual(0);
+        await screenshot(page, `${p.name}-${locale}`);
+      });
+    }
+  });
+}
+
+test("the account page of a new shopper @phone", async ({ page }) => {
+  const email = `every-page-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  await page.goto("/sign-up");
+  await page.getByLabel(/e-mail|почт/i).fill(email);
+  await page.getByLabel(/^(Пароль|Password)/).first().fill("correct horse battery");
+  const repeat = page.getByLabel(/Повтор|Repeat|Confirm/i);
+  if (await repeat.count()) await repeat.fill("correct horse battery");
+  await page.getByRole("button", { name: /Зарегистр|Create|Sign up/i }).click();
+  await expect(page).toHaveURL(/\/account/);
+  await expectAccessible(page, "/account");
+  await screenshot(page, "account-ru");
+});

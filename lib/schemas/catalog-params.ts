@@ -1,0 +1,10 @@
+// The catalog's parameter vocabulary without zod, for browser code that only needs the values
+// (the filter bar, the URL state); catalog.ts builds the API's schemas from the same constants.
+
+export const STORE_CATEGORIES = ["specials", "coming_soon", "top_sellers", "new_releases"] as const;
+export type StoreCategory = (typeof STORE_CATEGORIES)[number];
+
+export const CATALOG_MAX_LIMIT = 100;
+export const CATALOG_MAX_PAGE = 1_000_000;
+export const CATALOG_QUERY_MAX_LENGTH = 200;
+export const CATALOG_GENRE_MAX_LENGTH = 64;
