@@ -15,7 +15,8 @@ export default defineConfig({
   outputDir: ".data/e2e/results",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Two browsers keep both cores busy while the server waits on the database; more only contend.
+  workers: 2,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   timeout: 30_000,

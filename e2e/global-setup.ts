@@ -7,7 +7,7 @@ import { startAppUnderTest } from "@/scripts/lib/app-under-test";
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const app = await startAppUnderTest({
     name: "e2e",
-    games: 300,
+    games: 3000,
     embeddedDir: ".data/e2e-pg",
     env: {
       WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",

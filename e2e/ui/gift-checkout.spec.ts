@@ -161,10 +161,11 @@ test.describe("gift checkout (ru)", () => {
 
   test("a game that cannot be bought says so instead of a form", async ({ page }) => {
     await page.goto("/games/999990");
-    await expect(page.getByText("Игра ещё не вышла — купить её в подарок пока нельзя.")).toBeVisible();
+    await expect(page.getByText("Игра ещё не вышла: купить её в подарок можно будет после релиза.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Оформить подарок" })).toHaveCount(0);
     await page.goto("/games/999991");
-    await expect(page.getByText("Эта игра сейчас не продаётся.")).toBeVisible();
+    await expect(page.getByText("У игры пока нет цены, поэтому купить её в подарок нельзя.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Оформить подарок" })).toHaveCount(0);
   });
 
   test("works from the keyboard alone", async ({ page }) => {
