@@ -26,8 +26,8 @@ describe("rate limit headers", () => {
   });
 
   it("says what is limited and how long to wait", () => {
-    expect(tooManyRequestsMessage("this token", { ...state, remaining: 0 })).toBe(
-      "too many requests: this token allows 600 per 60 s; try again in 17 s",
+    expect(tooManyRequestsMessage("requests with this token", { ...state, remaining: 0 })).toBe(
+      "too many requests: at most 600 requests with this token per 60 s; try again in 17 s",
     );
   });
 });

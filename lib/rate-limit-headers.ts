@@ -30,7 +30,8 @@ export function tooManyRequestsHeaders(state: RateLimitState, others: RateLimitS
   return { ...rateLimitHeaders([...others, state]), "Retry-After": String(Math.max(1, state.resetSeconds)) };
 }
 
+/** `what` counts the limited things: "requests with this token", "wrong promo codes for this token's owner". */
 export function tooManyRequestsMessage(what: string, state: RateLimitState): string {
   const wait = Math.max(1, state.resetSeconds);
-  return `too many requests: ${what} allows ${state.limit} per ${state.windowSeconds} s; try again in ${wait} s`;
+  return `too many requests: at most ${state.limit} ${what} per ${state.windowSeconds} s; try again in ${wait} s`;
 }

@@ -75,7 +75,7 @@ export function withApi<
     try {
       const db = getDb();
       token = await authenticate(db, request, options.scope, ip, counted);
-      if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `token:${token.id}`, POLICIES.token, "this token"));
+      if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `token:${token.id}`, POLICIES.token, "requests with this token"));
       const idempotencyKey = options.idempotent ? readIdempotencyKey(request) : null;
       const query = options.query ? parse(options.query, Object.fromEntries(url.searchParams)) : undefined;
       const rawBody = options.body ? await readJsonBody(request) : undefined;
@@ -144,7 +144,7 @@ function promoGuessKey(body: unknown, token: AuthToken, ip: string): string | nu
 /** Before any work: an owner with no promo guesses left gets 429 for every request with a code, right or wrong. */
 async function checkPromoGuesses(db: Database, key: string, counted: RateLimitResult[]): Promise<void> {
   const promo = await peekRateLimit(db, key, POLICIES.promo);
-  if (!promo.allowed) throw tooManyRequests("wrong promo codes", promo, counted);
+  if (!promo.allowed) throw tooManyRequests(key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner", promo, counted);
 }
 
 /**
@@ -153,7 +153,7 @@ async function checkPromoGuesses(db: Database, key: string, counted: RateLimitRe
  */
 async function authenticate(db: Database, request: Request, scope: ApiScope, ip: string, counted: RateLimitResult[]): Promise<AuthToken> {
   const refuse = async (error: ApiError): Promise<never> => {
-    if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `ip:${ip}`, POLICIES.ip, "this address without a valid token"));
+    if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `ip:${ip}`, POLICIES.ip, "requests without a valid token from this address"));
     throw error;
   };
   const header = request.headers.get("authorization");

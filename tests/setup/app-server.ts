@@ -23,9 +23,6 @@ export interface AppTokens {
   revoked: string;
 }
 
-/** The bearer token of the test server's /api/metrics. */
-export const HTTP_METRICS_TOKEN = "metrics-token-for-http-tests";
-
 declare module "vitest" {
   export interface ProvidedContext {
     appBaseUrl: string;
@@ -76,7 +73,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       RATE_LIMIT_PER_TOKEN: "1000000",
       RATE_LIMIT_PER_IP: "1000000",
       RATE_LIMIT_PROMO: "1000000",
-      METRICS_TOKEN: HTTP_METRICS_TOKEN,
     },
     stdio: ["ignore", log, log],
   });
