@@ -1,8 +1,10 @@
-// Runs once when a Next.js server starts: the background worker (callbacks, and the expiry sweep)
-// lives in the server process, one per instance.
+// Runs once when a Next.js server starts: the client-address forwarding the rate limits rely on,
+// the configuration check, and the background worker (callbacks, sweeps), one per instance.
 export async function register() {
-  // NEXT_RUNTIME is set by Next itself (not configuration); the worker needs Node, not the edge runtime.
+  // NEXT_RUNTIME is set by Next itself (not configuration); all of this needs Node, not the edge runtime.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { installPeerAddressForwarding } = await import("@/lib/http/peer-address");
+  installPeerAddressForwarding();
   const { checkStartupConfiguration } = await import("@/lib/startup");
   checkStartupConfiguration();
   const { startBackgroundWorker } = await import("@/lib/worker");

@@ -1,10 +1,27 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { ATTRIBUTION_COOKIE, ATTRIBUTION_MAX_AGE_SECONDS, attributionCookieFor } from "@/lib/attribution";
+import { env } from "@/lib/env";
+import { createNonce, pageSecurityHeaders } from "@/lib/security-headers";
 
-// Remembers the campaign a shopper arrived by (last touch, 30 days) for the checkout forms to send
-// with their intent. The URL is left as it is, so shared links with UTM parameters keep working.
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+// Every page: a Content Security Policy with a fresh nonce (Next reads it from the request's
+// header and puts it on its own scripts), the other security headers and a request id. And it
+// remembers the campaign a shopper arrived by (last touch, 30 days) for the checkout forms to
+// send with their intent; the URL is left as it is, so shared links with UTM parameters keep working.
 export function proxy(request: NextRequest) {
-  const response = NextResponse.next();
+  const nonce = createNonce();
+  const headers = pageSecurityHeaders({ nonce, pathname: request.nextUrl.pathname, https: servedOverHttps(request), dev: env.NODE_ENV === "development" });
+  const given = request.headers.get("x-request-id");
+  const requestId = given && SANE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+
+  const forwarded = new Headers(request.headers);
+  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]!);
+  forwarded.set("x-request-id", requestId);
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  response.headers.set("X-Request-Id", requestId);
+
   const value = attributionCookieFor(request.nextUrl.searchParams, new Date());
   if (value) {
     response.cookies.set(ATTRIBUTION_COOKIE, value, {
@@ -19,21 +36,20 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// Page requests with a campaign only: never the API, assets or a router prefetch (a prefetched
-// link is not a visit). Literals only: Next reads the matcher at build time.
+/** HSTS only when the visitor really used https: the public origin says so, or a trusted proxy does. */
+function servedOverHttps(request: NextRequest): boolean {
+  if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.startsWith("https:");
+  if (env.TRUST_PROXY > 0) return request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  return request.nextUrl.protocol === "https:";
+}
+
+// Pages only: never the API (JSON, no CSP), static assets or covers, nor a router prefetch (its
+// answer is not a document, and a prefetched link is not a visit). Literals only: Next reads the
+// matcher at build time.
 export const config = {
   matcher: [
     {
-      source: "/((?!api/|_next/|covers/|favicon\\.ico).*)",
-      has: [{ type: "query", key: "utm_source" }],
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-    {
-      source: "/((?!api/|_next/|covers/|favicon\\.ico).*)",
-      has: [{ type: "query", key: "utm_medium" }],
+      source: "/((?!api/|_next/static/|_next/image|covers/|favicon\\.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

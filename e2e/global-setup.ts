@@ -11,6 +11,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     embeddedDir: ".data/e2e-pg",
     env: {
       WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
+      // Every spec's browser comes from 127.0.0.1: one address's limits would be the whole suite's.
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PROMO: "100000",
+      RATE_LIMIT_SIGNIN: "1000",
     },
   });
   process.env.E2E_BASE_URL = app.baseUrl;

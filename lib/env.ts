@@ -65,6 +65,33 @@ const envSchema = z.object({
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** The payment provider behind `/pay/{intentId}`; `sandbox` is the only built-in one. */
   PAYMENT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
+  /**
+   * Request limits, counted in PostgreSQL so they hold across instances. `off` turns every limit
+   * off (benchmarks driving thousands of requests a second from one token).
+   */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /** Requests per window for one /api/v1 token. */
+  RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).max(10_000_000).default(600),
+  /** Requests per window from one client address without a valid token, and pages' form posts. */
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(10_000_000).default(300),
+  /** Length of the per-token and per-address window. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Sign-in attempts per window from one address, and for one e-mail address from anywhere. */
+  RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
+  RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Length of the sign-in and promo-code windows: long, since guessing is slow work made slower. */
+  RATE_LIMIT_STRICT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
+  /**
+   * How many reverse proxies in front of the app append to X-Forwarded-For (0: clients connect
+   * directly, the address is the socket's; 1: our nginx, the client is the entry it appended).
+   * Also decides whether X-Forwarded-Proto is believed for HSTS.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** pino level for the JSON logs on stdout. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Bearer token for GET /api/metrics (Prometheus); the endpoint is 404 while it is unset. */
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   /** Size of the generated demo catalog seeded into an empty database. */
   DEMO_GAMES: z.coerce.number().int().min(10).max(1_000_000).default(3000),
 });

@@ -98,6 +98,10 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "Every error is `{ code, message }` with `code` equal to the HTTP status and a message that names the field or resource. Validation failures are 400. Bodies must be `application/json` (415 otherwise), at most 64 KiB (413), and valid JSON objects (400); unknown body fields are 400, so a misspelt field is never silently ignored.",
       "An unknown path is 404; a wrong method is 405 with `Allow`. Anything unexpected is 500 with a generic message and the request id, which every response also carries in `X-Request-Id` and which the logs record.",
       "Successful creations answer 201 with `code: 201` in the body.",
+      "Rate limits are counted in the store's database, so they hold however many servers answer. Each token may make RATE_LIMIT_PER_TOKEN requests (600 by default) per RATE_LIMIT_WINDOW_SECONDS (60). Requests without a valid token (missing, malformed, unknown, expired, revoked) count against the client's address instead, RATE_LIMIT_PER_IP (300) per window, so guessing tokens is limited too. Windows are fixed and aligned to the clock: a quota is whole again when its window ends, so a client may spend up to twice the quota across a window boundary.",
+      "Wrong promo codes are limited more strictly, since a code is worth guessing: after RATE_LIMIT_PROMO (20) promo-code refusals (400 `promo code …`) for one token owner within RATE_LIMIT_STRICT_WINDOW_SECONDS (15 minutes), every request that carries a `code` is 429 until the window ends, the right code included, so a guess can no longer be told from a hit; requests without a code go on. The store's own pages count per client address.",
+      "Every counted response carries the fields of the IETF draft `draft-ietf-httpapi-ratelimit-headers`: `RateLimit-Policy: \"token\";q=600;w=60` (the policy: its name, quota and window in seconds) and `RateLimit: \"token\";r=42;t=17` (requests left and seconds until the window ends). A request counted against two policies lists both, comma-separated. Past a limit the answer is 429 with `Retry-After` in seconds and a message that says which limit and when to retry: `{\"code\": 429, \"message\": \"too many requests: at most 600 requests with this token per 60 s; try again in 17 s\"}`. Wait that long; retrying sooner is refused again and counts.",
+      "Every response carries `X-Request-Id`: the one the request sent when it is 1 to 128 letters, digits, `.`, `_` or `-` (so a gateway's id follows the request through), or a new UUID. Quote it when reporting a problem: the server's log has one line per request under it.",
     ],
   },
 ];
@@ -174,7 +178,11 @@ const errorResponses = (statuses: Record<number, string>) =>
     ]),
   );
 
-const AUTH_ERRORS = { 401: "Missing, invalid, expired or revoked token", 403: "The token lacks the scope" };
+const AUTH_ERRORS = {
+  401: "Missing, invalid, expired or revoked token",
+  403: "The token lacks the scope",
+  429: "Too many requests: a rate limit is used up (Retry-After says when to retry)",
+};
 const BODY_ERRORS = { 413: "Body over 64 KiB", 415: "Body is not application/json" };
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: "Idempotency-Key",

@@ -1,5 +1,6 @@
 import "server-only";
 import { authSecret } from "@/lib/auth/secret";
+import { log } from "@/lib/log";
 
 /**
  * What a server checks before it takes requests, so a misconfiguration stops it at start with
@@ -9,7 +10,8 @@ export function checkStartupConfiguration(): void {
   try {
     authSecret();
   } catch (err) {
-    console.error(`Cannot start: ${(err as Error).message}`);
+    log.fatal({ area: "startup" }, `Cannot start: ${(err as Error).message}`);
+    log.flush();
     process.exit(1);
   }
 }

@@ -8,7 +8,7 @@ import { Field, describedBy } from "./field";
 import { PasswordInput } from "./password-input";
 import { inputClass, primaryButtonClass } from "./styles";
 
-type SignUpResult = { ok: true } | { ok: false; errors: AccountFieldErrors };
+type SignUpResult = { ok: true } | { ok: false; errors: AccountFieldErrors } | { ok: false; rateLimited: true };
 
 /**
  * Checks the form with the same schema the server uses, creates the account with `action` (a
@@ -54,6 +54,7 @@ export function SignUpForm({
     }
     if (!result.ok) {
       setPending(false);
+      if ("rateLimited" in result) return setFormError(t.account.errors.rateLimited);
       return showFieldErrors(result.errors);
     }
     const signedIn = await signInWithPassword(parsed.data.email, parsed.data.password);

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** `promo_code`: a refused promo code, which counts against the stricter promo-guess limit. */
+    readonly reason?: "promo_code",
   ) {
     super(message);
     this.name = "ApiError";
@@ -14,6 +16,8 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
+/** 400 for a promo code that does not exist or cannot be used: counted as a guess (lib/api/handler.ts). */
+export const promoCodeRefused = (message: string) => new ApiError(400, message, {}, "promo_code");
 export const notFound = (message: string) => new ApiError(404, message);
 export const conflict = (message: string) => new ApiError(409, message);
 export const forbidden = (message: string) => new ApiError(403, message);

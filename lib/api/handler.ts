@@ -6,7 +6,19 @@ import type { ApiScope } from "@/lib/schemas/tokens";
 import { authenticateToken, type AuthToken } from "@/lib/services/tokens";
 import { readIdempotencyKey, withIdempotency } from "@/lib/services/idempotency";
 import { validationMessage } from "@/lib/schemas/validation";
+import { routePattern } from "@/lib/metrics";
+import { rateLimitHeaders } from "@/lib/rate-limit-headers";
+import {
+  POLICIES,
+  enforceRateLimit,
+  hitRateLimit,
+  peekRateLimit,
+  rateLimitsEnabled,
+  tooManyRequests,
+  type RateLimitResult,
+} from "@/lib/services/rate-limits";
 import { ApiError, errorResponse, forbidden, unauthorized } from "./errors";
+import { clientAddressOf, elapsedMs, internalError, logRequest, requestIdOf } from "./request-context";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -37,8 +49,10 @@ type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 type RouteContext<P> = { params: Promise<P> };
 
 /**
- * Wraps an /api/v1 route handler: bearer token and scope, content type, body size, JSON parsing,
- * schema validation of query and body, and every error mapped to `{ code, message }` with a request id.
+ * Wraps an /api/v1 route handler: bearer token and scope, rate limits (per token; per client
+ * address without a valid token; wrong promo codes per owner), content type, body size, JSON
+ * parsing, schema validation of query and body, every error mapped to `{ code, message }` with a
+ * request id, and one log line and the metrics per request.
  */
 export function withApi<
   Q extends z.ZodType | undefined = undefined,
@@ -50,68 +64,106 @@ export function withApi<
   handler: (ctx: ApiContext<Output<Q>, Output<B>, P, I extends true ? DbExecutor : Database>) => Promise<Response> | Response,
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
-    const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    const url = new URL(request.url);
+    const route = routePattern(url.pathname);
+    const ip = clientAddressOf(request.headers);
+    const counted: RateLimitResult[] = [];
+    let token: AuthToken | null = null;
     let response: Response;
     try {
       const db = getDb();
-      const token = await authenticate(db, request, options.scope);
+      token = await authenticate(db, request, options.scope, ip, counted);
+      if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `token:${token.id}`, POLICIES.token, "requests with this token"));
       const idempotencyKey = options.idempotent ? readIdempotencyKey(request) : null;
-      const query = options.query ? parse(options.query, Object.fromEntries(new URL(request.url).searchParams)) : undefined;
+      const query = options.query ? parse(options.query, Object.fromEntries(url.searchParams)) : undefined;
       const rawBody = options.body ? await readJsonBody(request) : undefined;
       const body = options.body ? parse(options.body, rawBody) : undefined;
       const params = context?.params ? await context.params : ({} as P);
+      const promoKey = rateLimitsEnabled() ? promoGuessKey(body, token, ip) : null;
+      if (promoKey) await checkPromoGuesses(db, promoKey, counted);
       const run = (executor: DbExecutor) =>
         Promise.resolve(
           handler({
             request,
             requestId,
-            token,
+            token: token!,
             db: executor as I extends true ? DbExecutor : Database,
             query: query as Output<Q>,
             body: body as Output<B>,
             params,
           }),
         );
-      response =
-        idempotencyKey === null
-          ? await run(db)
-          : await withIdempotency(
-              db,
-              { userId: token.userId, key: idempotencyKey, route: `${request.method} ${new URL(request.url).pathname}`, body: rawBody },
-              run,
-            );
+      try {
+        response =
+          idempotencyKey === null
+            ? await run(db)
+            : await withIdempotency(db, { userId: token.userId, key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody }, run);
+      } catch (err) {
+        // A refused promo code is a guess: it uses one of the owner's few; the 400 itself stands.
+        if (promoKey && err instanceof ApiError && err.reason === "promo_code") counted.push(await hitRateLimit(db, promoKey, POLICIES.promo));
+        throw err;
+      }
     } catch (err) {
-      response = toErrorResponse(err, request, requestId);
+      response = toErrorResponse(err, { requestId, method: request.method, route });
     }
     response.headers.set("X-Request-Id", requestId);
+    response.headers.set("X-Content-Type-Options", "nosniff");
+    if (counted.length > 0 && !response.headers.has("RateLimit")) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(counted))) response.headers.set(name, value);
+    }
+    logRequest({
+      requestId,
+      method: request.method,
+      route,
+      status: response.status,
+      ms: elapsedMs(started),
+      ip,
+      ...(token ? { tokenId: token.id, tokenName: token.name } : {}),
+    });
     return response;
   };
 }
 
-function toErrorResponse(err: unknown, request: Request, requestId: string): Response {
+function toErrorResponse(err: unknown, context: { requestId: string; method: string; route: string }): Response {
   if (err instanceof ApiError) return errorResponse(err.status, err.message, err.headers);
-  const path = new URL(request.url).pathname;
-  console.error(
-    JSON.stringify({
-      level: "error",
-      requestId,
-      method: request.method,
-      path,
-      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-    }),
-  );
-  return errorResponse(500, `internal error; quote request id ${requestId} when reporting it`);
+  return internalError(err, context);
 }
 
-async function authenticate(db: Database, request: Request, scope: ApiScope): Promise<AuthToken> {
+/**
+ * Whose promo-code guesses a request with a code counts against: the token's owner, or for the
+ * store's own pages (whose guests share one owner) the client's address. Null without a code.
+ */
+function promoGuessKey(body: unknown, token: AuthToken, ip: string): string | null {
+  const code = body && typeof body === "object" && "code" in body ? (body as { code?: unknown }).code : undefined;
+  if (code === undefined || code === null || code === "") return null;
+  return token.purpose === "storefront" ? `promo:ip:${ip}` : `promo:user:${token.userId}`;
+}
+
+/** Before any work: an owner with no promo guesses left gets 429 for every request with a code, right or wrong. */
+async function checkPromoGuesses(db: Database, key: string, counted: RateLimitResult[]): Promise<void> {
+  const promo = await peekRateLimit(db, key, POLICIES.promo);
+  if (!promo.allowed) throw tooManyRequests(key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner", promo, counted);
+}
+
+/**
+ * The request's token, or the 401. A request without a valid token counts against its client
+ * address instead (the stricter per-address limit), so guessing tokens is limited too.
+ */
+async function authenticate(db: Database, request: Request, scope: ApiScope, ip: string, counted: RateLimitResult[]): Promise<AuthToken> {
+  const refuse = async (error: ApiError): Promise<never> => {
+    if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `ip:${ip}`, POLICIES.ip, "requests without a valid token from this address"));
+    throw error;
+  };
   const header = request.headers.get("authorization");
-  if (!header) throw unauthorized("missing bearer token: send Authorization: Bearer <token>");
+  if (!header) return refuse(unauthorized("missing bearer token: send Authorization: Bearer <token>"));
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw unauthorized("the Authorization header must be: Bearer <token>", "invalid_request");
+  if (!match?.[1]) return refuse(unauthorized("the Authorization header must be: Bearer <token>", "invalid_request"));
   const result = await authenticateToken(db, match[1]);
   if (!result.ok) {
     const why = { malformed: "is not a valid token", unknown: "is not a valid token", expired: "has expired", revoked: "has been revoked" };
-    throw unauthorized(`the bearer token ${why[result.reason]}`, "invalid_token");
+    return refuse(unauthorized(`the bearer token ${why[result.reason]}`, "invalid_token"));
   }
   if (!result.token.scopes.includes(scope)) {
     throw forbidden(`this token lacks the "${scope}" scope`);

@@ -2,7 +2,9 @@ import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
-import { exportNextAuthEnv } from "@/lib/env";
+import { env, exportNextAuthEnv } from "@/lib/env";
+import { clientAddress } from "@/lib/http/client-ip";
+import { log } from "@/lib/log";
 import { SIGN_IN_ERRORS, signInRequestSchema } from "@/lib/schemas/account";
 import { verifyUserCredentials } from "@/lib/services/users";
 import { authSecret } from "./secret";
@@ -32,15 +34,17 @@ export function getAuthOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           const parsed = signInRequestSchema.safeParse(credentials ?? {});
           if (!parsed.success) return null;
-          const address = clientAddress(req.headers ?? {});
+          const forwarded = req.headers?.["x-forwarded-for"];
+          const address = clientAddress(typeof forwarded === "string" ? forwarded : null, env.TRUST_PROXY);
+          const db = getDb();
           // next-auth hands a thrown message to the form as `error`.
-          if (signInBlocked(parsed.data.email, address)) throw new Error(SIGN_IN_ERRORS.tooMany);
-          const user = await verifyUserCredentials(getDb(), parsed.data);
+          if (await signInBlocked(db, parsed.data.email, address)) throw new Error(SIGN_IN_ERRORS.tooMany);
+          const user = await verifyUserCredentials(db, parsed.data);
           if (!user) {
-            recordSignInFailure(parsed.data.email, address);
+            await recordSignInFailure(db, parsed.data.email, address);
             return null;
           }
-          clearSignInFailures(parsed.data.email, address);
+          await clearSignInFailures(db, parsed.data.email);
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
@@ -59,17 +63,12 @@ export function getAuthOptions(): NextAuthOptions {
       },
     },
     logger: {
-      error: (code, metadata) => console.error(JSON.stringify({ level: "error", area: "auth", code, error: describe(metadata) })),
-      warn: (code) => console.warn(JSON.stringify({ level: "warn", area: "auth", code })),
+      error: (code, metadata) => log.error({ area: "auth", code, error: describe(metadata) }, "next-auth error"),
+      warn: (code) => log.warn({ area: "auth", code }, "next-auth warning"),
       debug: () => {},
     },
   };
   return options;
-}
-
-function clientAddress(headers: Record<string, unknown>): string {
-  const forwarded = headers["x-forwarded-for"];
-  return (typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined) || "unknown";
 }
 
 function describe(metadata: unknown): string {

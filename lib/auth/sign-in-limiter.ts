@@ -1,38 +1,27 @@
 import "server-only";
-
-const WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES = 10;
-const MAX_KEYS = 50_000;
-
-/** Failed sign-ins per (e-mail, client address): timestamps inside the window. */
-const failures = new Map<string, number[]>();
-
-const keyOf = (email: string, address: string) => `${email.trim().toLowerCase()}|${address}`;
-
-function recent(key: string, now: number): number[] {
-  const list = (failures.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
-  if (list.length) failures.set(key, list);
-  else failures.delete(key);
-  return list;
-}
+import type { Database } from "@/lib/db/client";
+import { POLICIES, clearRateLimit, emailKey, hitRateLimits, peekRateLimits, rateLimitsEnabled, recordRateLimited } from "@/lib/services/rate-limits";
 
 /**
- * A speed bump for password guessing from one place: after MAX_FAILURES wrong passwords for one
- * e-mail from one address within 15 minutes, further tries wait out the window. Per process; the
- * scrypt cost of every try is the bound across processes.
+ * Password guessing, limited in the database so it holds across instances: after
+ * RATE_LIMIT_SIGNIN failed sign-ins from one address, or for one e-mail address from anywhere,
+ * within RATE_LIMIT_STRICT_WINDOW_SECONDS (10 per 15 minutes by default), further tries wait out
+ * the window. Only failures count, so people behind one address who sign in correctly are never
+ * held up; a correct password clears its e-mail's count.
  */
-export function signInBlocked(email: string, address: string, now = Date.now()): boolean {
-  return recent(keyOf(email, address), now).length >= MAX_FAILURES;
+export async function signInBlocked(db: Database, email: string, address: string): Promise<boolean> {
+  if (!rateLimitsEnabled()) return false;
+  const used = await peekRateLimits(db, keys(email, address), POLICIES.signin);
+  if (!used.allowed) recordRateLimited(used);
+  return !used.allowed;
 }
 
-export function recordSignInFailure(email: string, address: string, now = Date.now()): void {
-  const key = keyOf(email, address);
-  const list = recent(key, now);
-  list.push(now);
-  failures.set(key, list);
-  if (failures.size > MAX_KEYS) failures.delete(failures.keys().next().value!);
+export async function recordSignInFailure(db: Database, email: string, address: string): Promise<void> {
+  if (rateLimitsEnabled()) await hitRateLimits(db, keys(email, address), POLICIES.signin);
 }
 
-export function clearSignInFailures(email: string, address: string): void {
-  failures.delete(keyOf(email, address));
+export async function clearSignInFailures(db: Database, email: string): Promise<void> {
+  if (rateLimitsEnabled()) await clearRateLimit(db, emailKey(email));
 }
+
+const keys = (email: string, address: string) => [`signin:${address}`, emailKey(email)];

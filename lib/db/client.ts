@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import * as schema from "./schema";
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -11,7 +12,7 @@ const globalForDb = globalThis as unknown as { gkPool?: pg.Pool; gkDb?: Database
 export function createPool(url: string, max = env.DB_POOL_SIZE): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
   // An idle client losing its server must not crash the process; the next query reconnects.
-  pool.on("error", (err) => console.error(`database pool error: ${err.message}`));
+  pool.on("error", (err) => log.error({ area: "db", err }, "database pool error"));
   return pool;
 }
 

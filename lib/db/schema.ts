@@ -359,3 +359,21 @@ export const webhookAttempts = pgTable(
   },
   (t) => [uniqueIndex("webhook_attempts_delivery_attempt_key").on(t.deliveryId, t.attempt)],
 );
+
+/**
+ * Request counters for rate limits, one row per (key, fixed window): `token:<id>`, `ip:<address>`,
+ * `signin:<address>`, `signin-email:<hash>`, `promo:<owner>`. Shared by every instance; each
+ * request is one upsert. UNLOGGED (set in the migration): counters are worth no WAL flush per
+ * request, and losing them in a crash only resets the current windows.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    /** The window's end; the purge job deletes rows past it. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    count: integer("count").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_expires_idx").on(t.expiresAt)],
+);

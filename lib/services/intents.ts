@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { DbExecutor, Transaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
+import { metrics } from "@/lib/metrics";
 import { feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { redeemPromoCode, type PromoTarget } from "./promo-codes";
 
@@ -35,8 +36,11 @@ export function paymentPageUrl(origin: string, intentId: string): string {
  * one, the code's use and the intent share a transaction (a savepoint inside the caller's), so
  * neither exists without the other.
  */
-export function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
-  return input.promoCode ? db.transaction((tx) => insertIntent(tx, input)) : insertIntent(db, input);
+export async function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
+  const created = await (input.promoCode ? db.transaction((tx) => insertIntent(tx, input)) : insertIntent(db, input));
+  // Counted at insert: a caller's transaction that later rolls back (rare) still counts it.
+  metrics.intentsCreated.inc({ kind: input.values.kind });
+  return created;
 }
 
 async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<CreatedIntent> {

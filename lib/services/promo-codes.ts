@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Transaction } from "@/lib/db/client";
 import { promoCodes } from "@/lib/db/schema";
 import type { Discount } from "@/lib/money";
-import { badRequest } from "@/lib/api/errors";
+import { promoCodeRefused } from "@/lib/api/errors";
 
 export type PromoTarget = { kind: "gifts" | "gear"; appId: number };
 
@@ -39,14 +39,14 @@ export async function redeemPromoCode(
   now = new Date(),
 ): Promise<{ id: number; discount: Discount }> {
   const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).limit(1);
-  if (!promo) throw badRequest(`promo code ${code} does not exist`);
+  if (!promo) throw promoCodeRefused(`promo code ${code} does not exist`);
   const problem = promoCodeProblem(promo, target, now);
-  if (problem) throw badRequest(problem);
+  if (problem) throw promoCodeRefused(problem);
   const [used] = await tx
     .update(promoCodes)
     .set({ uses: sql`${promoCodes.uses} + 1` })
     .where(and(eq(promoCodes.id, promo.id), or(isNull(promoCodes.maxUses), lt(promoCodes.uses, promoCodes.maxUses))))
     .returning({ id: promoCodes.id });
-  if (!used) throw badRequest(`promo code ${code} has reached its usage limit`);
+  if (!used) throw promoCodeRefused(`promo code ${code} has reached its usage limit`);
   return { id: promo.id, discount: { kind: promo.kind, value: promo.value } };
 }

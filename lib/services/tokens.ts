@@ -4,6 +4,7 @@ import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { apiTokens, users } from "@/lib/db/schema";
+import { log } from "@/lib/log";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
 export const TOKEN_PREFIX = "gk_live_";
@@ -34,6 +35,8 @@ export interface AuthToken {
   userId: string;
   name: string;
   scopes: ApiScope[];
+  /** `storefront`: a browser session of the store's own pages (guests share one owner). */
+  purpose: "api" | "storefront";
 }
 
 export type AuthResult =
@@ -73,6 +76,7 @@ export async function authenticateToken(db: Database, presented: string, now = n
       userId: apiTokens.userId,
       name: apiTokens.name,
       scopes: apiTokens.scopes,
+      purpose: apiTokens.purpose,
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
     })
@@ -82,7 +86,7 @@ export async function authenticateToken(db: Database, presented: string, now = n
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked" };
   if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: "expired" };
-  const token = { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes };
+  const token = { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes, purpose: row.purpose };
   if (env.AUTH_CACHE_TTL_MS > 0) {
     authCache.delete(hash);
     authCache.set(hash, { token, expiresAt: row.expiresAt, until: now.getTime() + env.AUTH_CACHE_TTL_MS });
@@ -104,7 +108,7 @@ function recordUse(db: Database, tokenId: string, now: Date): void {
   db.update(apiTokens)
     .set({ lastUsedAt: now })
     .where(eq(apiTokens.id, tokenId))
-    .catch((err: unknown) => console.error(`could not record token use: ${(err as Error).message}`));
+    .catch((err: unknown) => log.warn({ err, tokenId }, "could not record token use"));
 }
 
 /** The user with this e-mail (case-insensitive), created when missing. */

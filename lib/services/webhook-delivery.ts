@@ -3,6 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { users, webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { parseAllowHosts, postCallback, type OutboundOptions, type OutboundResult } from "@/lib/webhooks/outbound";
 import { parseRetrySchedule } from "@/lib/webhooks/schedule";
 import { webhookHeaders, webhookMessageId } from "@/lib/webhooks/signature";
@@ -106,7 +108,9 @@ export async function attemptDelivery(db: Database, delivery: ClaimedDelivery, c
     allowHosts: config.allowHosts,
     resolve: config.resolve,
   });
-  return recordAttempt(db, delivery, startedAt, result, config.retryDelaysMs);
+  const outcome = await recordAttempt(db, delivery, startedAt, result, config.retryDelaysMs);
+  metrics.callbackDeliveries.inc({ outcome });
+  return outcome;
 }
 
 function decide(result: OutboundResult, attemptNumber: number, retryDelaysMs: readonly number[]) {
@@ -158,7 +162,7 @@ async function recordAttempt(
     });
     if (decision.outcome === "failed") {
       const why = result.ok ? `HTTP ${result.status}` : result.error;
-      console.warn(`callback ${webhookMessageId(delivery.id)} failed for good after ${attempt} attempt(s): ${why}`);
+      log.warn({ area: "callbacks", webhookId: webhookMessageId(delivery.id), attempts: attempt, why }, "callback failed for good");
     }
     return decision.outcome;
   });

@@ -1,8 +1,10 @@
 import "server-only";
 import { getDb, type Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { purgeExpiredIdempotencyKeys } from "@/lib/services/idempotency";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
+import { purgeExpiredRateLimits } from "@/lib/services/rate-limits";
 import { deliveryConfigFromEnv } from "@/lib/services/webhook-delivery";
 import { BackgroundRunner, type BackgroundJob } from "./runner";
 import { webhookDeliveryJob } from "./webhook-job";
@@ -17,6 +19,8 @@ export function backgroundJobs(db: Database): BackgroundJob[] {
     // Records expiries (stock and the public status never wait for it) and gives promo uses back.
     { name: "expire-intents", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await expireDueIntents(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH },
     { name: "purge-idempotency-keys", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await purgeExpiredIdempotencyKeys(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH },
+    // Ended rate-limit windows: one row per active key and window, so a batch is usually enough.
+    { name: "purge-rate-limits", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await purgeExpiredRateLimits(db, { limit: 5_000 })) === 5_000 },
   ];
 }
 
@@ -32,7 +36,7 @@ export function startBackgroundWorker(): BackgroundRunner | null {
   if (env.WORKER_ENABLED !== "1") return null;
   if (globalForWorker.gkWorker) return globalForWorker.gkWorker;
   if (!env.DATABASE_URL) {
-    console.warn("background worker not started: DATABASE_URL is not set");
+    log.warn({ area: "worker" }, "background worker not started: DATABASE_URL is not set");
     return null;
   }
   const db = getDb();

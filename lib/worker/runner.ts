@@ -1,4 +1,5 @@
 import "server-only";
+import { asError, log } from "@/lib/log";
 
 export interface BackgroundJob {
   name: string;
@@ -93,5 +94,5 @@ export class BackgroundRunner {
 }
 
 function logFailure(name: string, err: unknown): void {
-  console.error(`background job ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  log.error({ area: "worker", job: name, err: asError(err) }, `background job ${name} failed`);
 }

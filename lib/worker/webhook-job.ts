@@ -1,4 +1,5 @@
 import "server-only";
+import { asError, log } from "@/lib/log";
 import type { Database } from "@/lib/db/client";
 import { attemptDelivery, claimDueDeliveries, type DeliveryConfig } from "@/lib/services/webhook-delivery";
 import type { BackgroundJob } from "./runner";
@@ -26,7 +27,7 @@ export function webhookDeliveryJob(db: Database, config: DeliveryConfig, { pollM
         const attempt = attemptDelivery(db, delivery, config)
           .then(() => undefined)
           // The lease runs out and the delivery is due again: an error here loses nothing.
-          .catch((err: unknown) => console.error(`callback ${delivery.id}: attempt not recorded: ${err instanceof Error ? err.message : String(err)}`))
+          .catch((err: unknown) => log.error({ area: "callbacks", deliveryId: delivery.id, err: asError(err) }, "callback attempt not recorded"))
           .finally(() => {
             inFlight.delete(attempt);
             if (saturated) {

@@ -102,12 +102,26 @@ describe("sign-in over HTTP (next-auth credentials)", () => {
     expect(await browser.session()).toEqual({});
   });
 
-  it("stops trying passwords after 10 failures from one address, even the right one, while other addresses go on", async () => {
+  it("stops password guessing after 10 failures from one address, or for one e-mail from anywhere, in the database", async () => {
+    const target = `http-guessed-${crypto.randomBytes(4).toString("hex")}@example.com`;
+    const pool = createPool(inject("appDatabaseUrl"), 1);
+    try {
+      expect((await registerUser(createDb(pool), { email: target, password })).ok).toBe(true);
+    } finally {
+      await pool.end();
+    }
     const attacker = new Browser("203.0.113.7");
-    for (let i = 0; i < 10; i++) expect((await attacker.signIn(email, `guess ${i}`)).error).toBe("CredentialsSignin");
+    for (let i = 0; i < 10; i++) expect((await attacker.signIn(target, `guess ${i}`)).error).toBe("CredentialsSignin");
+    // Even the right password waits out the window now: from this address, for any account ...
+    expect(await attacker.signIn(target, password)).toEqual({ status: 401, error: "TooManyAttempts" });
     expect(await attacker.signIn(email, password)).toEqual({ status: 401, error: "TooManyAttempts" });
     expect(attacker.has(SESSION_COOKIE)).toBe(false);
+    // ... and for this account, from any address (guessing spread over many addresses).
+    expect(await new Browser("203.0.113.8").signIn(target, password)).toEqual({ status: 401, error: "TooManyAttempts" });
+    // Everyone else signs in as before.
     expect((await new Browser("203.0.113.8").signIn(email, password)).error).toBeNull();
+    const [ipCount] = await appQuery<{ count: number }>("SELECT count FROM rate_limits WHERE key = 'signin:203.0.113.7'");
+    expect(ipCount?.count).toBe(10);
   });
 
   it("gives a signed-in shopper storefront tokens of their own, and a guest the guest owner's", async () => {

@@ -22,7 +22,7 @@ let other: AuthToken;
 async function tokenFor(email: string): Promise<AuthToken> {
   const userId = await ensureUser(t.db, email);
   const created = await createApiToken(t.db, { userId, name: email, scopes: ["gear:create"] });
-  return { id: created.id, userId, name: created.name, scopes: created.scopes };
+  return { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api" };
 }
 
 beforeAll(async () => {

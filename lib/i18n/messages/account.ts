@@ -51,6 +51,7 @@ export const account = defineMessages({
       formSummary: "Исправьте отмеченные поля.",
       signedOut: "Сессия закончилась. Войдите снова.",
       generic: "Что-то пошло не так. Попробуйте ещё раз.",
+      rateLimited: "Слишком много попыток с вашего адреса. Подождите немного и попробуйте снова.",
     },
     page: {
       title: "Кабинет",
@@ -217,6 +218,7 @@ export const account = defineMessages({
       formSummary: "Fix the marked fields.",
       signedOut: "Your session has ended. Sign in again.",
       generic: "Something went wrong. Please try again.",
+      rateLimited: "Too many attempts from your address. Wait a little and try again.",
     },
     page: {
       title: "Account",

@@ -2,20 +2,22 @@
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { errorResponse } from "@/lib/api/errors";
+import { withRequestContext } from "@/lib/api/request-context";
 import { getAuthOptions } from "@/lib/auth/options";
 import { AuthConfigError } from "@/lib/auth/secret";
+import { log } from "@/lib/log";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
-async function handler(request: NextRequest, context: Context): Promise<Response> {
+const handler = withRequestContext(async (request: Request, context: Context): Promise<Response> => {
   try {
-    return await NextAuth(getAuthOptions())(request, context);
+    return await NextAuth(getAuthOptions())(request as NextRequest, context);
   } catch (err) {
     if (!(err instanceof AuthConfigError)) throw err;
     // The operator's mistake, said plainly in the log; the visitor only learns sign-in is down.
-    console.error(JSON.stringify({ level: "error", area: "auth", error: err.message }));
+    log.error({ area: "auth", error: err.message }, "sign-in unavailable");
     return errorResponse(503, "sign-in is not available: the server is missing its configuration");
   }
-}
+});
 
 export { handler as GET, handler as POST };

@@ -1,5 +1,6 @@
 // POST /pay/{intentId}/submit - the payment page's Pay or Decline button; a 303 to where the buyer goes next
 import { publicOrigin } from "@/lib/api/handler";
+import { withRequestContext } from "@/lib/api/request-context";
 import { getDb } from "@/lib/db/client";
 import { PAYMENT_CHOICES, submitPaymentChoice, type PaymentChoice } from "@/lib/services/payments";
 
@@ -8,7 +9,7 @@ const MAX_FORM_BYTES = 4096;
 const plain = (status: number, text: string) =>
   new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
-export async function POST(request: Request, { params }: { params: Promise<{ intentId: string }> }): Promise<Response> {
+export const POST = withRequestContext(async (request: Request, { params }: { params: Promise<{ intentId: string }> }) => {
   const { intentId } = await params;
   const choice = await readChoice(request);
   if (!choice) return plain(400, `choice must be one of: ${PAYMENT_CHOICES.join(", ")}`);
@@ -16,7 +17,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ int
   if (!submitted.found) return plain(404, "no such payment");
   // 303: the browser follows with a GET, so a reload of the next page never posts the form again.
   return new Response(null, { status: 303, headers: { Location: submitted.location, "Cache-Control": "no-store" } });
-}
+});
 
 async function readChoice(request: Request): Promise<PaymentChoice | null> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();

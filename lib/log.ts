@@ -1,0 +1,67 @@
+import "server-only";
+import pino, { type DestinationStream, type Logger } from "pino";
+import { env } from "@/lib/env";
+
+export type { Logger };
+
+/** Whole bearer tokens wherever they appear in text: messages, stacks, URLs. */
+const TOKEN_PATTERN = /gk_live_[A-Za-z0-9]{4}[A-Za-z0-9]{39}/g;
+/** Keys whose values never reach a log, at any depth (compared lower-cased). */
+const SECRET_KEYS = new Set(["authorization", "cookie", "set-cookie", "password", "token", "secret", "webhooksecret", "apikey", "x-api-key"]);
+const REDACTED = "[redacted]";
+
+/** A token keeps its recognisable prefix and first 4 characters: enough to tell tokens apart, useless to replay. */
+export function scrubText(text: string): string {
+  return text.replace(TOKEN_PATTERN, (token) => `${token.slice(0, 12)}…[redacted]`);
+}
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return scrubText(value);
+  if (value === null || typeof value !== "object" || depth > 8) return value;
+  // Formatters run before serializers: an Error becomes its type, message and stack here.
+  if (value instanceof Error) return scrub(pino.stdSerializers.err(value), depth + 1);
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] = SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : scrub(inner, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * JSON lines on stdout (or `destination`, for tests): `level` as a name, `time` as ISO, every
+ * object scrubbed of secrets by key (authorization, cookies, passwords, tokens) and every string
+ * of whole bearer tokens by pattern, so a careless `log.info({ headers })` cannot leak one.
+ */
+export function createLogger(destination?: DestinationStream, level: string = env.LOG_LEVEL): Logger {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => scrub(object) as Record<string, unknown>,
+      },
+      // Errors are serialized (and scrubbed) by the log formatter above; pino's own would see a plain object.
+      serializers: { err: (value: unknown) => value },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((a) => (typeof a === "string" ? scrubText(a) : a)) as Parameters<typeof method>);
+        },
+      },
+    },
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}
+
+// One logger per process, however many route bundles import this module.
+const processWide = globalThis as unknown as { gkLogger?: Logger };
+
+/** The process's logger; `log.child({ area: "worker" })` tags a subsystem. */
+export const log: Logger = (processWide.gkLogger ??= createLogger());
+
+/** The error as pino's `err` field expects, for values thrown that are not Errors. */
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

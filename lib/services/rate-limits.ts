@@ -1,0 +1,132 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import type { Database } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { metrics } from "@/lib/metrics";
+import { tooManyRequestsHeaders, tooManyRequestsMessage, type RateLimitState } from "@/lib/rate-limit-headers";
+
+export interface RateLimitPolicy {
+  /** Named in RateLimit-Policy and in the metrics. */
+  name: "token" | "ip" | "signin" | "promo";
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitResult extends RateLimitState {
+  allowed: boolean;
+}
+
+/** The configured policies (lib/env.ts); every call site takes its limit from here. */
+export const POLICIES = {
+  token: { name: "token", limit: env.RATE_LIMIT_PER_TOKEN, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+  ip: { name: "ip", limit: env.RATE_LIMIT_PER_IP, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+  signin: { name: "signin", limit: env.RATE_LIMIT_SIGNIN, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
+  promo: { name: "promo", limit: env.RATE_LIMIT_PROMO, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+export const rateLimitsEnabled = (): boolean => env.RATE_LIMITS === "on";
+
+/** An e-mail address is a key without being stored: the hash of its lower-cased form. */
+export const emailKey = (email: string): string =>
+  `signin-email:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;
+
+/**
+ * Counts one request against `key` in the current fixed window and says whether it is within the
+ * policy. One statement, one round trip: the window is aligned on the database's clock (the same
+ * for every instance), created on the first request and incremented after; RETURNING gives the
+ * count and the seconds left. Concurrent requests serialise on the row, so counts are exact.
+ */
+export async function hitRateLimit(db: Database, key: string, policy: RateLimitPolicy): Promise<RateLimitResult> {
+  const w = policy.windowSeconds;
+  const result = await db.execute<{ count: number; reset: number }>(sql`
+    INSERT INTO rate_limits (key, window_start, expires_at, count)
+    SELECT ${key}, start, start + make_interval(secs => ${w}), 1
+    FROM (SELECT to_timestamp(floor(extract(epoch FROM statement_timestamp()) / ${w}) * ${w}) AS start) AS current_window
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+    RETURNING count, ceil(extract(epoch FROM expires_at - statement_timestamp()))::int AS reset`);
+  const row = result.rows[0]!;
+  return state(policy, Number(row.count), Number(row.reset));
+}
+
+/** How much of the window is used, without counting: for a check before work that is counted only when it fails. */
+export function peekRateLimit(db: Database, key: string, policy: RateLimitPolicy): Promise<RateLimitResult> {
+  // Peeking counts nothing: allowed while fewer than `limit` are used, since the next failure uses one.
+  return peekRateLimits(db, [key], policy);
+}
+
+/**
+ * The multi-key forms, one statement each: several counters of one policy (sign-in: the address
+ * and the e-mail). Keys are sorted so concurrent upserts lock rows in one order (no deadlock).
+ */
+export async function hitRateLimits(db: Database, keys: string[], policy: RateLimitPolicy): Promise<RateLimitResult[]> {
+  const w = policy.windowSeconds;
+  const sorted = [...new Set(keys)].sort();
+  const result = await db.execute<{ count: number; reset: number }>(sql`
+    INSERT INTO rate_limits (key, window_start, expires_at, count)
+    SELECT k, start, start + make_interval(secs => ${w}), 1
+    FROM jsonb_array_elements_text(${JSON.stringify(sorted)}::jsonb) AS k,
+         (SELECT to_timestamp(floor(extract(epoch FROM statement_timestamp()) / ${w}) * ${w}) AS start) AS current_window
+    ORDER BY k
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+    RETURNING count, ceil(extract(epoch FROM expires_at - statement_timestamp()))::int AS reset`);
+  return result.rows.map((row) => state(policy, Number(row.count), Number(row.reset)));
+}
+
+/** The most used of several counters, without counting. */
+export async function peekRateLimits(db: Database, keys: string[], policy: RateLimitPolicy): Promise<RateLimitResult> {
+  const w = policy.windowSeconds;
+  const result = await db.execute<{ count: number | null; reset: number }>(sql`
+    SELECT (SELECT max(count) FROM rate_limits
+            WHERE key IN (SELECT jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)) AND window_start = start) AS count,
+           ceil(extract(epoch FROM start + make_interval(secs => ${w}) - statement_timestamp()))::int AS reset
+    FROM (SELECT to_timestamp(floor(extract(epoch FROM statement_timestamp()) / ${w}) * ${w}) AS start) AS current_window`);
+  const row = result.rows[0]!;
+  const used = Number(row.count ?? 0);
+  return { ...state(policy, used, Number(row.reset)), allowed: used < policy.limit };
+}
+
+/** Forgets a key's counts (a correct password clears its e-mail's failures). */
+export async function clearRateLimit(db: Database, key: string): Promise<void> {
+  await db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
+}
+
+function state(policy: RateLimitPolicy, count: number, reset: number): RateLimitResult {
+  return {
+    policy: policy.name,
+    limit: policy.limit,
+    windowSeconds: policy.windowSeconds,
+    remaining: Math.max(0, policy.limit - count),
+    resetSeconds: Math.max(0, reset),
+    allowed: count <= policy.limit,
+  };
+}
+
+/**
+ * The 429 for a used-up policy; `what` names the limited thing in the message ("this token"),
+ * `others` are the policies the request was counted against before, listed in its headers too.
+ */
+export function tooManyRequests(what: string, result: RateLimitState, others: RateLimitState[] = []): ApiError {
+  recordRateLimited(result);
+  return new ApiError(429, tooManyRequestsMessage(what, result), tooManyRequestsHeaders(result, others));
+}
+
+/** Counts a refusal in the metrics, for callers that answer a used-up limit in their own way (forms). */
+export function recordRateLimited(result: RateLimitState): void {
+  metrics.rateLimited.inc({ policy: result.policy });
+}
+
+/** Counts the request and throws the 429 when over; returns the state for the response's headers. */
+export async function enforceRateLimit(db: Database, key: string, policy: RateLimitPolicy, what: string): Promise<RateLimitResult> {
+  const result = await hitRateLimit(db, key, policy);
+  if (!result.allowed) throw tooManyRequests(what, result);
+  return result;
+}
+
+/** Deletes windows that have ended; returns how many rows went. */
+export async function purgeExpiredRateLimits(db: Database, { limit }: { limit: number }): Promise<number> {
+  const result = await db.execute(sql`
+    DELETE FROM rate_limits WHERE ctid = ANY (ARRAY(SELECT ctid FROM rate_limits WHERE expires_at < now() LIMIT ${limit}))`);
+  return result.rowCount ?? 0;
+}
