@@ -41,3 +41,8 @@ export function createNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
+
+/** The nonce proxy.ts put in this request's policy, for the few script tags a page writes itself. */
+export function nonceFromPolicy(policy: string | null): string | undefined {
+  return policy?.match(/'nonce-([A-Za-z0-9+/=_-]+)'/)?.[1];
+}

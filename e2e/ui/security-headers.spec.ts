@@ -38,10 +38,13 @@ async function expectStrictPolicy(page: Page, path: string) {
   expect(headers["x-content-type-options"]).toBe("nosniff");
   // Plain http here: no HSTS.
   expect(headers["strict-transport-security"]).toBeUndefined();
-  // Every script element carries this response's nonce (the property: Chromium hides the attribute).
-  const nonces = await page.locator("script").evaluateAll((scripts) => scripts.map((s) => (s as HTMLScriptElement).nonce));
-  expect(nonces.length).toBeGreaterThan(0);
-  expect(new Set(nonces)).toEqual(new Set([nonce]));
+  // Every script tag the server wrote carries this response's nonce. (Chunks Next's runtime adds
+  // later carry none: 'strict-dynamic' trusts what a trusted script loads, and the violation
+  // listener would report anything refused.)
+  const html = await response!.text();
+  const tags = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  expect(tags.length).toBeGreaterThan(0);
+  expect(tags.filter((tag) => !tag.includes(`nonce="${nonce}"`))).toEqual([]);
 }
 
 /** React ran in the page (its scripts were allowed): the heading is a hydrated element. */

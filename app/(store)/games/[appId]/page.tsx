@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { genreLabel } from "@/components/catalog/genre-label";
 import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
@@ -8,6 +9,7 @@ import { getSessionUser } from "@/lib/auth/session";
 import { env } from "@/lib/env";
 import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
+import { nonceFromPolicy } from "@/lib/security-headers";
 import { catalogHref } from "@/lib/queries/catalog-url";
 import { productJsonLd } from "./product-json-ld";
 import { Editions } from "./_components/editions";
@@ -39,14 +41,16 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function GamePage({ params }: { params: Params }) {
-  const [{ appId }, { locale, t }, user] = await Promise.all([params, getMessages(), getSessionUser()]);
+  const [{ appId }, { locale, t }, user, requestHeaders] = await Promise.all([params, getMessages(), getSessionUser(), headers()]);
+  // Structured data is not run, but the strict policy still wants every script tag to carry the nonce.
+  const nonce = nonceFromPolicy(requestHeaders.get("content-security-policy"));
   const game = await loadGame(appId, locale);
   const availability = gameAvailability(game);
   const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
 
   return (
     <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-4 sm:pt-6">
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === "available") }} />
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === "available") }} />
       <nav aria-label={t.game.breadcrumb} className="text-sm">
         <ol className="flex flex-wrap items-center gap-1 text-slate-400">
           <li>
