@@ -2,14 +2,8 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
-import { z } from "zod";
 import type { Locale } from "@/lib/i18n/config";
 import { I18nProvider } from "./i18n/i18n-provider";
-
-// The pages' Content Security Policy forbids eval. Zod probes once for `new Function` (to compile
-// fast object parsers) and catches the refusal, but the browser still reports a CSP violation:
-// tell it up front not to try. Browser only: the setting is process-wide, and the server keeps its JIT.
-if (typeof window !== "undefined") z.config({ jitless: true });
 
 export function Providers({ locale, children }: { locale: Locale; children: React.ReactNode }) {
   // One client per browser tab; created in state so a server render never shares it between visitors.

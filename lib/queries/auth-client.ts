@@ -1,16 +1,20 @@
-import { z } from "zod";
 import { SIGN_IN_ERRORS } from "@/lib/schemas/account";
 import { forgetStorefrontToken } from "./api-client";
 
 const AUTH_BASE = "/api/auth";
-const csrfSchema = z.object({ csrfToken: z.string().min(1) });
-const redirectSchema = z.object({ url: z.string() });
+// Checked by hand rather than with zod: this module is in every page's bundle (the sign-out button).
+function stringField(body: unknown, name: string): string | null {
+  const value = body !== null && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
 
 export type SignInOutcome = { ok: true } | { ok: false; error: "invalid" | "tooMany" | "unavailable" };
 
 async function csrfToken(): Promise<string> {
   const response = await fetch(`${AUTH_BASE}/csrf`, { credentials: "same-origin", cache: "no-store" });
-  return csrfSchema.parse(await response.json()).csrfToken;
+  const token = stringField(await response.json().catch(() => null), "csrfToken");
+  if (!token) throw new Error("the sign-in service answered without a CSRF token");
+  return token;
 }
 
 /** next-auth answers `{url}`; a refusal is that URL's `error` parameter. */
@@ -22,9 +26,9 @@ async function postAuth(path: string, fields: Record<string, string>): Promise<{
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body,
   });
-  const parsed = redirectSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) return { ok: false, error: `status ${response.status}` };
-  const error = new URL(parsed.data.url, window.location.origin).searchParams.get("error");
+  const url = stringField(await response.json().catch(() => null), "url");
+  if (!url) return { ok: false, error: `status ${response.status}` };
+  const error = new URL(url, window.location.origin).searchParams.get("error");
   return { ok: response.ok && !error, error };
 }
 

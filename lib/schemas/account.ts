@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 
 /**
  * Account forms' rules, shared by the browser form and the server. Their messages are codes, not

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 import {
   CATALOG_GENRE_MAX_LENGTH,
   CATALOG_MAX_LIMIT,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 
 // Shared field rules. Each message names its field, because it is shown to API consumers verbatim.
 

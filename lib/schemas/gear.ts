@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
 import {
   CURRENCY_RUB,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 import { isInviteUrl } from "@/lib/steam";
 import { FEE_MODES } from "@/lib/money";
 import { CURRENCY_RUB, appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 import { INTENT_STATUSES } from "@/lib/intents/states";
 import { FEE_MODES } from "@/lib/money";
 import { CURRENCY_RUB, attributionSchema } from "./common";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-config";
 
 export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create", "intents:read"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
