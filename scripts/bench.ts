@@ -1,5 +1,6 @@
 // npm run bench [-- --games 100000 --duration 10 --connections 32 --quick --fresh]: load-test the production
 // server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
+// --cluster [--workers N]: one `next start` process against the production start's N processes on one port.
 import { fork, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -18,7 +19,7 @@ import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, type LoadSpec, type Measurement } from "./bench/load";
 import { freeLoopbackPort, stopChild } from "./lib/processes";
-import { assess, mib, ms, printReport, type Durability, type Kind, type Row } from "./bench/report";
+import { assess, mib, ms, printClusterReport, printReport, type ClusterRow, type Durability, type Kind, type Row } from "./bench/report";
 
 const BENCH_DB = "gk_bench";
 const EMBEDDED_DIR = ".data/bench-pg";
@@ -48,6 +49,8 @@ const { values: args } = parseArgs({
     quick: { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
     soak: { type: "boolean", default: false },
+    cluster: { type: "boolean", default: false },
+    workers: { type: "string" },
     minutes: { type: "string" },
     rate: { type: "string" },
   },
@@ -58,6 +61,8 @@ const options = {
   connections: intArg("connections", args.connections, 32, 1, 1000),
   fresh: args.fresh ?? false,
   soak: args.soak ?? false,
+  cluster: args.cluster ?? false,
+  workers: intArg("workers", args.workers, os.availableParallelism(), 1, 256),
   soakMinutes: intArg("minutes", args.minutes, 5, 1, 240),
   soakRate: intArg("rate", args.rate, 200, 1, 100_000),
 };
@@ -88,6 +93,7 @@ interface Scenario {
 
 async function main(): Promise<void> {
   if (options.soak) return soakMode();
+  if (options.cluster) return clusterMode();
   const startedAt = new Date();
   console.log(`Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`);
 
@@ -373,14 +379,29 @@ async function startPlainServer(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** `next start` with the floor route on; `stop()` returns the peak RSS of its process tree. */
-async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>) {
+/**
+ * `next start` with the floor route on, or with `workers` the production start's cluster of that many
+ * processes (scripts/serve.ts); `stop()` returns the peak RSS of its process tree.
+ */
+async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>, workers?: number) {
   const port = await freeLoopbackPort();
   fs.mkdirSync(LOG_DIR, { recursive: true });
   const logFile = path.join(LOG_DIR, `next-${label}.log`);
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), BENCH_FLOOR: "1", ...extraEnv },
+  const command =
+    workers === undefined
+      ? [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]
+      : ["--conditions=react-server", "--import", "tsx", "scripts/serve.ts", "-H", "127.0.0.1"];
+  const child = spawn(process.execPath, command, {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      BENCH_FLOOR: "1",
+      ...(workers === undefined ? {} : { WEB_CONCURRENCY: String(workers) }),
+      ...extraEnv,
+    },
     stdio: ["ignore", log, log],
   });
   const rss = sampleTreeRss(child.pid ?? 0);
@@ -398,8 +419,10 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see ${logFile}`);
     const res = await fetch(`${origin}/api/bench/floor?bytes=2`).catch(() => null);
-    if (res?.ok) break;
-    if (res) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
+    // Every process of a cluster logs "Ready" once it listens; the first one answering is not all of them.
+    const listening = (fs.readFileSync(logFile, "utf8").match(/Ready in/g) ?? []).length;
+    if (res?.ok && listening >= (workers ?? 1)) break;
+    if (res && !res.ok) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
     if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s; see ${logFile}`);
     await sleep(200);
   }
@@ -413,6 +436,71 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
       return bytes;
     },
   };
+}
+
+/**
+ * `--cluster`: the same build and database served by one `next start` process, then by the production
+ * start's cluster of `--workers` processes on one port (each with its own DB_POOL_SIZE connections, as
+ * `npm start` runs it), then by that cluster with the single process's connections shared out among
+ * its processes, which separates the gain from cores from the gain from connections.
+ */
+async function clusterMode(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  console.log(
+    `Cluster benchmark: 1 server process against ${options.workers}; ${options.games} games, ${options.duration} s per run, ` +
+      `${options.connections} connections, ${os.availableParallelism()} CPUs, load average ${loadBefore[0]!.toFixed(1)} before.`,
+  );
+  const adminUrl = await postgresServer();
+  const db = await prepareDatabase(adminUrl);
+  const pool = createPool(db.url, 2);
+  stops.push(() => pool.end());
+  buildIfNeeded();
+  const headers = { authorization: `Bearer ${db.token}` };
+  const postHeaders = { ...headers, "content-type": "application/json" };
+  const created: string[] = [];
+  const sharedPool = Math.max(2, Math.round(env.DB_POOL_SIZE / options.workers));
+  const configs: { label: string; server: string; workers?: number; env: Record<string, string> }[] = [
+    { label: "single", server: `1 process, pool ${env.DB_POOL_SIZE}`, env: {} },
+    { label: "cluster", server: `${options.workers} processes, pool ${env.DB_POOL_SIZE} each`, workers: options.workers, env: {} },
+    {
+      label: "cluster-shared-pool",
+      server: `${options.workers} processes, pool ${sharedPool} each`,
+      workers: options.workers,
+      env: { DB_POOL_SIZE: String(sharedPool) },
+    },
+  ];
+  const catalogPath = "/api/v1/gifts/catalog";
+  const rows: ClusterRow[] = [];
+  const peakRss: Record<string, number> = {};
+  for (const config of configs) {
+    const server = await startNext(db.url, config.label, config.env, config.workers);
+    const catalogBytes = (await probe(server.origin, catalogPath, headers)).bytes;
+    const scenarios: [string, Omit<LoadSpec, "duration" | "warmup" | "origin" | "connections">][] = [
+      ["floor route", { path: `/api/bench/floor?bytes=${catalogBytes}` }],
+      ["catalog (cached)", { path: catalogPath, headers }],
+      [
+        "POST /gifts/verify",
+        { path: "/api/v1/gifts/verify", method: "POST", headers: postHeaders, body: GIFT_BODY, onOk: (text) => created.push(intentId(text)) },
+      ],
+    ];
+    await warmUp(pool, server.origin, [{ name: "catalog", kind: "catalog", path: catalogPath, bytes: catalogBytes }], headers);
+    for (const [scenario, spec] of scenarios) {
+      const result = await run(pool, { origin: server.origin, connections: options.connections, ...spec });
+      const single = rows.find((r) => r.scenario === scenario && r.label === "single");
+      rows.push({ label: config.label, server: config.server, scenario, result, gain: single ? result.rps / single.result.rps : null });
+    }
+    peakRss[config.label] = await server.stop();
+  }
+  const durability = (await checkDurability(pool, db.tokenId, { gift: created, gear: [] })).filter((d) => d.kind === "gift");
+  const loadAfter = os.loadavg();
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  printClusterReport({ rows, peakRss, durability, loadBefore: loadBefore[0]!, loadAfter: loadAfter[0]!, seconds });
+  const file = path.join("bench-results", `cluster-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const machine = { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version, postgres: db.version, loadBefore, loadAfter };
+  fs.writeFileSync(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds, options, machine, peakRssBytes: peakRss, durability, rows }, null, 2)}\n`);
+  console.log(`Results: ${file}`);
 }
 
 /**
