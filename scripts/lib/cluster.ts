@@ -81,8 +81,7 @@ export function startCluster(options: ClusterOptions): Cluster {
   const fork = (slot: Slot) => {
     slot.restart = null;
     slot.startedAt = Date.now();
-    // WORKER_INDEX is for logs; each worker is otherwise the same single-process server.
-    const worker = cluster.fork({ ...options.env, WORKER_INDEX: String(slot.index) });
+    const worker = cluster.fork(options.env);
     slot.worker = worker;
     slot.listening = false;
     worker.once("listening", () => {
