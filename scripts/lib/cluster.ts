@@ -8,7 +8,7 @@ export interface ClusterOptions {
   exec: string;
   args: string[];
   /** Added to this process's environment for every worker. */
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   cwd?: string;
   /** After a stop signal, workers still running this much later are killed. */
   shutdownTimeoutMs: number;
