@@ -52,7 +52,7 @@ beforeAll(async () => {
   await until(
     async () => {
       if (launcher.exitCode !== null) throw new Error(`npm start exited with ${launcher.exitCode}:\n${fs.readFileSync(logFile, "utf8")}`);
-      return (await fetch(`http://127.0.0.1:${appPort}/api/ready`).catch(() => null))?.status === 200;
+      return (await get("/api/ready").catch(() => 0)) === 200;
     },
     180_000,
     "npm start serving",
@@ -109,22 +109,34 @@ describe.sequential("npm start: server processes behind one port", () => {
   it("on SIGTERM refuses new connections, finishes the request in flight, then stops every process and its PostgreSQL", async () => {
     // The request in flight: a reservation waiting for the item's row lock, held here.
     const lock = new pg.Client({ connectionString: dbUrl });
+    // If the test fails, PostgreSQL stops under this connection; that is not a second failure.
+    lock.on("error", () => {});
     await lock.connect();
     await lock.query("BEGIN");
     await lock.query("SELECT id FROM gear_items WHERE platform_app_id = 730 AND item = 'sticker-capsule' FOR UPDATE");
     let answered = false;
-    const inFlight = fetch(`http://127.0.0.1:${appPort}/api/v1/gear`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "gamer@example.com" }),
-    }).then(async (res) => {
-      answered = true;
-      return { status: res.status, body: (await res.json()) as { intentId: string } };
-    });
+    let failed: unknown = null;
+    const inFlight = post("/api/v1/gear", { account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "gamer@example.com" }).then(
+      (res) => {
+        answered = true;
+        return res;
+      },
+      (err: unknown) => {
+        failed = err;
+        throw err;
+      },
+    );
+    // Watched from another connection: inside the lock's transaction pg_stat_activity would stay
+    // the snapshot taken at its first read.
+    const watch = new pg.Client({ connectionString: dbUrl });
+    watch.on("error", () => {});
+    await watch.connect();
     await until(async () => {
-      const { rows } = await lock.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'giftkey'");
+      if (failed) throw failed;
+      const { rows } = await watch.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'giftkey'");
       return rows[0]!.n === 1;
     }, 15_000, "the reservation waiting for the lock");
+    await watch.end();
 
     const tree = descendants(launcher.pid!);
     const postmaster = postmasterPid()!;
@@ -210,6 +222,29 @@ function get(urlPath: string, headers: Record<string, string> = {}): Promise<num
       res.on("end", () => resolve(res.statusCode ?? 0));
     });
     req.on("error", reject);
+  });
+}
+
+/** A POST on a connection of its own, answered with its status and JSON body. */
+function post(urlPath: string, body: unknown): Promise<{ status: number; body: { intentId: string } }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: appPort,
+        path: urlPath,
+        method: "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
   });
 }
 
