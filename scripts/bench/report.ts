@@ -113,9 +113,16 @@ export interface ClusterRow {
   label: string;
   server: string;
   scenario: string;
+  /** One measurement per round. */
+  runs: Measurement[];
+  /** The rounds' medians. */
   result: Measurement;
-  /** Throughput against the single process on the same scenario; null for the single process. */
+  /** Median over the rounds of the throughput against the single process's in the same round; null for it. */
   gain: number | null;
+  /** Processor time the server's processes used per second of the run: cores kept busy (median). */
+  cores: number;
+  /** Successful requests per CPU-second of the server's processes (median). */
+  perCpuSecond: number;
 }
 
 export function printClusterReport(report: {
@@ -126,7 +133,7 @@ export function printClusterReport(report: {
   loadAfter: number;
   seconds: number;
 }): void {
-  const header = ["scenario", "server", "rps", "p50 ms", "p99 ms", "non2xx", "errors", "x 1 process"];
+  const header = ["scenario", "server", "rps", "p50 ms", "p99 ms", "non2xx", "errors", "x 1 process", "cores", "req/CPU-s", "rps per round"];
   const scenarios = [...new Set(report.rows.map((r) => r.scenario))];
   const lines = scenarios.flatMap((scenario, i) => [
     ...(i > 0 ? [null] : []),
@@ -141,9 +148,16 @@ export function printClusterReport(report: {
         String(r.result.non2xx),
         String(r.result.errors),
         r.gain === null ? "-" : ratio(r.gain),
+        r.cores.toFixed(2),
+        r.perCpuSecond.toFixed(0),
+        r.runs.map((m) => m.rps.toFixed(0)).join(" "),
       ]),
   ]);
-  console.log(`\n${table(header, lines, new Set([2, 3, 4, 5, 6, 7]))}`);
+  console.log(`\n${table(header, lines, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}`);
+  console.log(
+    'Figures are medians over the rounds; "x 1 process" is the median of each round\'s throughput ratio; "cores" is the ' +
+      "processor time the server's processes used per second (1.00 = one core busy), req/CPU-s the requests served per second of it.",
+  );
   const servers = [...new Map(report.rows.map((r) => [r.label, r.server])).entries()];
   console.log(`\nPeak RSS (process tree): ${servers.map(([label, server]) => `${server} ${mib(report.peakRss[label] ?? 0)}`).join("; ")}.`);
   for (const d of report.durability) {
