@@ -2,6 +2,7 @@
 // server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
 // --cluster [--workers N --rounds R]: one `next start` process against the production start's N processes on one port.
 import { fork, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -401,7 +402,7 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       BENCH_FLOOR: "1",
-      ...(workers === undefined ? {} : { WEB_CONCURRENCY: String(workers) }),
+      ...(workers === undefined ? {} : { WEB_CONCURRENCY: String(workers), AUTH_SECRET: env.AUTH_SECRET ?? randomBytes(32).toString("base64url") }),
       ...extraEnv,
     },
     stdio: ["ignore", log, log],

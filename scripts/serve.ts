@@ -9,6 +9,11 @@ async function main(): Promise<number> {
     console.error("Cannot serve: DATABASE_URL is not set (`npm start` provides a database of its own).");
     return 1;
   }
+  if (!env.AUTH_SECRET) {
+    // npm start generates one per machine; instances behind one proxy must share theirs.
+    console.error("Cannot serve: AUTH_SECRET is not set; give every instance the same one (openssl rand -base64 48).");
+    return 1;
+  }
   let stopSignal: NodeJS.Signals | null = null;
   const early = (signal: NodeJS.Signals) => (stopSignal ??= signal);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, early);

@@ -45,6 +45,9 @@ beforeAll(async () => {
       PORT: String(appPort),
       WEB_CONCURRENCY: "2",
       DEMO_GAMES: "10",
+      // Readiness polling and the load below are well past a per-minute allowance.
+      RATE_LIMIT_PER_TOKEN: "1000000",
+      RATE_LIMIT_PER_IP: "1000000",
     },
     stdio: ["ignore", log, log],
   });

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
@@ -21,8 +22,16 @@ const GIFT = { item: "620", target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQV
 /** Attempts one instance's callback worker sends at once (webhookDeliveryJob's default concurrency). */
 const SLOTS_PER_INSTANCE = 10;
 
+/** Instances of one deployment share their session secret. */
+const AUTH_SECRET = crypto.randomBytes(32).toString("base64url");
 const instanceEnv = () => ({
   DATABASE_URL: t.url,
+  AUTH_SECRET,
+  // nginx appends the client's address to X-Forwarded-For; the per-address limits use it.
+  TRUST_PROXY: "1",
+  // The load here is far above one token's per-minute allowance (counted across instances).
+  RATE_LIMIT_PER_TOKEN: "1000000",
+  RATE_LIMIT_PER_IP: "1000000",
   WORKER_POLL_MS: "100",
   WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
   WEBHOOK_TIMEOUT_MS: "5000",
@@ -138,17 +147,24 @@ describe.sequential("two instances on one database behind nginx", () => {
 
   it("lose no committed intent when one instance is SIGKILLed mid-load, and keep answering through the other", async () => {
     const CLIENTS = 8;
-    const killAfterMs = 1_500;
-    // A process takes a moment to die, and nginx to see its idle connections close.
-    const dyingMs = 100;
-    const runMs = 4_000;
-    type Outcome = { start: number; end: number; status: number | "network error"; intentId?: string };
+    // nginx takes a moment to see the dead instance's idle connections close.
+    const noticeMs = 100;
+    // The kill comes once both instances are answering, the stream goes on well past it; the
+    // machine's speed decides how long that takes, within a cap.
+    const servedBoth = () => {
+      const answered = new Set(nginx.accessLog().filter((e) => e.uri === "/api/v1/gifts/verify" && e.status === 201).map((e) => e.upstreams.at(-1)));
+      return answered.has(hostOf(a)) && answered.has(hostOf(b));
+    };
+    type Outcome = { start: number; end: number; status: number | "network error"; intentId?: string; error?: string };
     const outcomes: Outcome[] = [];
-    const started = Date.now();
+    const capAt = Date.now() + 30_000;
+    // Sent, and seen to have taken effect: on a busy machine a SIGKILLed process can take a while to go.
     let killedAt = Infinity;
+    let diedAt = Infinity;
+    const enoughAfterKill = () => Date.now() - diedAt > 2_000 && outcomes.filter((o) => o.start > diedAt + noticeMs).length >= 4 * CLIENTS;
 
     const client = async () => {
-      while (Date.now() - started < runMs) {
+      while (!enoughAfterKill() && Date.now() < capAt) {
         const start = Date.now();
         try {
           const res = await post("/api/v1/gifts/verify", GIFT);
@@ -156,16 +172,17 @@ describe.sequential("two instances on one database behind nginx", () => {
           const text = await res.text();
           const intentId = res.status === 201 ? (JSON.parse(text) as { intentId: string }).intentId : undefined;
           outcomes.push({ start, end: Date.now(), status: res.status, intentId });
-        } catch {
-          outcomes.push({ start, end: Date.now(), status: "network error" });
+        } catch (err) {
+          const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+          outcomes.push({ start, end: Date.now(), status: "network error", error: cause?.code ?? cause?.message ?? String(err) });
         }
       }
     };
     const killer = (async () => {
-      await new Promise((r) => setTimeout(r, killAfterMs));
+      await until(async () => outcomes.filter((o) => o.status === 201).length >= 4 * CLIENTS && servedBoth(), 20_000, "both instances answering");
       killedAt = Date.now();
       a.child.kill("SIGKILL");
-      await a.exited;
+      diedAt = (await a.exited).at;
     })();
     await Promise.all([...Array.from({ length: CLIENTS }, client), killer]);
     expect(await a.exited).toMatchObject({ signal: "SIGKILL" });
@@ -175,13 +192,15 @@ describe.sequential("two instances on one database behind nginx", () => {
     const { rows } = await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM intents WHERE id = ANY($1::uuid[])", [created]);
     expect(rows[0]!.n).toBe(created.length);
 
-    // Only requests in flight at the kill may fail (nginx answers 502 for a POST the dead
-    // instance had received: it never re-sends those). Requests begun later all succeed.
+    // Only requests in flight at the kill may fail: nginx answers 502 for a POST the dead instance
+    // had received (it never re-sends those), or, when the answer was already on its way, closes the
+    // connection. Requests begun later all succeed.
     const failed = outcomes.filter((o) => o.status !== 201);
     for (const o of failed) {
-      expect(o).toMatchObject({ status: 502 });
-      expect(o.start).toBeLessThanOrEqual(killedAt + dyingMs);
-      expect(o.end).toBeGreaterThanOrEqual(killedAt);
+      const what = JSON.stringify({ ...o, killedAt, diedAt });
+      expect(o.status === 502 || (o.status === "network error" && o.error === "UND_ERR_SOCKET"), what).toBe(true);
+      expect(o.start, what).toBeLessThanOrEqual(diedAt + noticeMs);
+      expect(o.end, what).toBeGreaterThanOrEqual(killedAt);
     }
     expect(failed.length).toBeLessThanOrEqual(CLIENTS);
     // A failed request may still have committed before the instance died (the reason a client
@@ -191,10 +210,10 @@ describe.sequential("two instances on one database behind nginx", () => {
     expect(committedUnanswered).toBeGreaterThanOrEqual(0);
     expect(committedUnanswered).toBeLessThanOrEqual(failed.length);
     const before = outcomes.filter((o) => o.end < killedAt);
-    const after = outcomes.filter((o) => o.start > killedAt + dyingMs);
+    const after = outcomes.filter((o) => o.start > diedAt + noticeMs);
     expect(before.length).toBeGreaterThan(CLIENTS);
     expect(after.length).toBeGreaterThan(CLIENTS);
-    expect(after.every((o) => o.status === 201)).toBe(true);
+    expect(after.filter((o) => o.status !== 201)).toEqual([]);
 
     // Reads retried by nginx on the survivor: every one answers.
     const reads = await Promise.all(
@@ -206,10 +225,11 @@ describe.sequential("two instances on one database behind nginx", () => {
     // Before the kill both instances answered; after it only the survivor did.
     const log = nginx.accessLog().filter((e) => e.uri === "/api/v1/gifts/verify");
     expect(log.some((e) => e.at < killedAt && e.upstreams.at(-1) === hostOf(a))).toBe(true);
-    expect(log.filter((e) => e.at > killedAt + dyingMs && e.status === 201).every((e) => e.upstreams.at(-1) === hostOf(b))).toBe(true);
+    const lateFromDead = log.filter((e) => e.at > diedAt + noticeMs && e.status === 201 && e.upstreams.at(-1) !== hostOf(b));
+    expect(lateFromDead).toEqual([]);
     console.log(
       `SIGKILL mid-load: ${outcomes.length} verify requests, ${created.length} answered 201 (all committed), ` +
-        `${failed.length} in flight at the kill answered ${[...new Set(failed.map((o) => o.status))].join("/") || "-"} ` +
+        `${failed.length} in flight at the kill failed (${[...new Set(failed.map((o) => o.status))].join(", ") || "-"}) ` +
         `(${committedUnanswered} of them committed), ${after.length} begun after it all 201.`,
     );
   });
