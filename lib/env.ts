@@ -24,6 +24,14 @@ const envSchema = z.object({
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Connections per server process; concurrent commits share WAL flushes, so writes want more than the cores. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * Server processes the production start runs behind its one port (a route handler uses about one
+   * core, so one per core). Unset: one per core this process may use (`os.availableParallelism()`),
+   * which does not see a container's CPU quota: set it there. `npm run dev` always runs one.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /** How long a stopping server waits for requests and callbacks in flight before it kills its processes. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   /** Enables the constant-body route the benchmark measures as the framework's floor. */
   BENCH_FLOOR: z.enum(["0", "1"]).default("0"),
   /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */

@@ -1,5 +1,6 @@
 // npm run bench [-- --games 100000 --duration 10 --connections 32 --quick --fresh]: load-test the production
 // server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
+// --cluster [--workers N --rounds R]: one `next start` process against the production start's N processes on one port.
 import { fork, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -17,9 +18,9 @@ import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { soak, slope, type SoakRequest } from "./bench/soak";
-import { measure, sampleTreeRss, type LoadSpec, type Measurement } from "./bench/load";
+import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
 import { freeLoopbackPort, stopChild } from "./lib/processes";
-import { assess, mib, ms, printReport, type Durability, type Kind, type Row } from "./bench/report";
+import { assess, mib, ms, printClusterReport, printReport, type ClusterRow, type Durability, type Kind, type Row } from "./bench/report";
 
 const BENCH_DB = "gk_bench";
 const EMBEDDED_DIR = ".data/bench-pg";
@@ -49,6 +50,9 @@ const { values: args } = parseArgs({
     quick: { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
     soak: { type: "boolean", default: false },
+    cluster: { type: "boolean", default: false },
+    workers: { type: "string" },
+    rounds: { type: "string" },
     minutes: { type: "string" },
     rate: { type: "string" },
   },
@@ -59,6 +63,9 @@ const options = {
   connections: intArg("connections", args.connections, 32, 1, 1000),
   fresh: args.fresh ?? false,
   soak: args.soak ?? false,
+  cluster: args.cluster ?? false,
+  workers: intArg("workers", args.workers, os.availableParallelism(), 1, 256),
+  rounds: intArg("rounds", args.rounds, args.quick ? 3 : 5, 1, 100),
   soakMinutes: intArg("minutes", args.minutes, 5, 1, 240),
   soakRate: intArg("rate", args.rate, 200, 1, 100_000),
 };
@@ -89,6 +96,7 @@ interface Scenario {
 
 async function main(): Promise<void> {
   if (options.soak) return soakMode();
+  if (options.cluster) return clusterMode();
   const startedAt = new Date();
   console.log(`Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`);
 
@@ -192,8 +200,8 @@ async function main(): Promise<void> {
   }
 }
 
-async function run(pool: pg.Pool, spec: Omit<LoadSpec, "duration" | "warmup">): Promise<Measurement> {
-  const m = await measure({ ...spec, duration: options.duration, warmup: WARMUP_SECONDS });
+async function run(pool: pg.Pool, spec: Omit<LoadSpec, "duration" | "warmup">, warmup = WARMUP_SECONDS): Promise<Measurement> {
+  const m = await measure({ ...spec, duration: options.duration, warmup });
   const failed = m.non2xx + m.errors > 0 ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : "";
   console.log(
     `  ${spec.method ?? "GET"} ${decodeURIComponent(spec.path).slice(0, 60).padEnd(60)} c=${String(spec.connections).padStart(3)}  ` +
@@ -374,20 +382,31 @@ async function startPlainServer(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** `next start` with the floor route on; `stop()` returns the peak RSS of its process tree. */
-async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>) {
+/**
+ * `next start` with the floor route on, or with `workers` the production start's cluster of that many
+ * processes (scripts/serve.ts); `stop()` returns the peak RSS of its process tree.
+ */
+async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>, workers?: number) {
   const port = await freeLoopbackPort();
   fs.mkdirSync(LOG_DIR, { recursive: true });
   const logFile = path.join(LOG_DIR, `next-${label}.log`);
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const command =
+    workers === undefined
+      ? [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]
+      : ["--conditions=react-server", "--import", "tsx", "scripts/serve.ts", "-H", "127.0.0.1"];
+  const child = spawn(process.execPath, command, {
     env: {
       ...process.env,
       NODE_ENV: "production",
       AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
+      // The production configuration, with one token allowed the whole benchmark's load: the limit's
+      // database statement is still paid on every request.
+      RATE_LIMIT_PER_TOKEN: "10000000",
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       BENCH_FLOOR: "1",
+      ...(workers === undefined ? {} : { WEB_CONCURRENCY: String(workers) }),
       ...extraEnv,
     },
     stdio: ["ignore", log, log],
@@ -407,8 +426,10 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see ${logFile}`);
     const res = await fetch(`${origin}/api/bench/floor?bytes=2`).catch(() => null);
-    if (res?.ok) break;
-    if (res) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
+    // Every process of a cluster logs "Ready" once it listens; the first one answering is not all of them.
+    const listening = (fs.readFileSync(logFile, "utf8").match(/Ready in/g) ?? []).length;
+    if (res?.ok && listening >= (workers ?? 1)) break;
+    if (res && !res.ok) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
     if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s; see ${logFile}`);
     await sleep(200);
   }
@@ -421,6 +442,121 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
       console.log(`Next (${label}) stopped; peak RSS ${mib(bytes)}.`);
       return bytes;
     },
+  };
+}
+
+/**
+ * `--cluster`: the same build and database served by one `next start` process, by the production
+ * start's cluster of `--workers` processes on one port (each with its own DB_POOL_SIZE connections, as
+ * `npm start` runs it), and by that cluster with the single process's connections shared out among
+ * its processes, which separates the gain from cores from the gain from connections. All three run
+ * at once and are measured in turn, round after round: on a shared machine the load drifts between
+ * runs, and the median of the per-round ratios is what stays comparable.
+ */
+async function clusterMode(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  console.log(
+    `Cluster benchmark: 1 server process against ${options.workers}; ${options.games} games, ${options.rounds} rounds of ` +
+      `${options.duration} s per run, ${options.connections} connections, ${os.availableParallelism()} CPUs, load average ${loadBefore[0]!.toFixed(1)} before.`,
+  );
+  const adminUrl = await postgresServer();
+  const db = await prepareDatabase(adminUrl);
+  const pool = createPool(db.url, 2);
+  stops.push(() => pool.end());
+  buildIfNeeded();
+  const headers = { authorization: `Bearer ${db.token}` };
+  const postHeaders = { ...headers, "content-type": "application/json" };
+  const created: string[] = [];
+  const sharedPool = Math.max(2, Math.round(env.DB_POOL_SIZE / options.workers));
+  const configs: { label: string; server: string; workers?: number; env: Record<string, string> }[] = [
+    { label: "single", server: `1 process, pool ${env.DB_POOL_SIZE}`, env: {} },
+    { label: "cluster", server: `${options.workers} processes, pool ${env.DB_POOL_SIZE} each`, workers: options.workers, env: {} },
+    {
+      label: "cluster-shared-pool",
+      server: `${options.workers} processes, pool ${sharedPool} each`,
+      workers: options.workers,
+      env: { DB_POOL_SIZE: String(sharedPool) },
+    },
+  ];
+  // The callback worker polls the database every second in each process; nothing here needs it.
+  const servers = [];
+  for (const config of configs) servers.push(await startNext(db.url, config.label, { ...config.env, WORKER_ENABLED: "0" }, config.workers));
+  const catalogPath = "/api/v1/gifts/catalog";
+  const catalogBytes = (await probe(servers[0]!.origin, catalogPath, headers)).bytes;
+  const scenarios: [string, Omit<LoadSpec, "duration" | "warmup" | "origin" | "connections">][] = [
+    ["floor route", { path: `/api/bench/floor?bytes=${catalogBytes}` }],
+    ["catalog (cached)", { path: catalogPath, headers }],
+    [
+      "POST /gifts/verify",
+      { path: "/api/v1/gifts/verify", method: "POST", headers: postHeaders, body: GIFT_BODY, onOk: (text) => created.push(intentId(text)) },
+    ],
+  ];
+  for (const server of servers) await warmUp(pool, server.origin, [{ name: "catalog", kind: "catalog", path: catalogPath, bytes: catalogBytes }], headers);
+
+  // Processor time the server's processes used during each measured run: how many cores it kept
+  // busy, and requests per CPU-second, which the other jobs on a shared machine disturb far less
+  // than they disturb throughput.
+  const measured = new Map<string, { m: Measurement; cpuSeconds: number }[]>();
+  for (let round = 1; round <= options.rounds; round++) {
+    console.log(`Round ${round} of ${options.rounds} (load average ${os.loadavg()[0]!.toFixed(1)}):`);
+    for (const [scenario, spec] of scenarios) {
+      for (const [i, config] of configs.entries()) {
+        const load = { origin: servers[i]!.origin, connections: options.connections, ...spec };
+        await measure({ ...load, duration: WARMUP_SECONDS, warmup: 0 });
+        const cpuBefore = treeCpuSeconds(servers[i]!.pid);
+        const m = await run(pool, load, 0);
+        const cpuSeconds = treeCpuSeconds(servers[i]!.pid) - cpuBefore;
+        const key = `${scenario}/${config.label}`;
+        measured.set(key, [...(measured.get(key) ?? []), { m, cpuSeconds }]);
+      }
+    }
+  }
+  const peakRss: Record<string, number> = {};
+  for (const [i, config] of configs.entries()) peakRss[config.label] = await servers[i]!.stop();
+
+  const rows: ClusterRow[] = scenarios.flatMap(([scenario]) => {
+    const single = measured.get(`${scenario}/single`)!;
+    return configs.map((config) => {
+      const runs = measured.get(`${scenario}/${config.label}`)!;
+      return {
+        label: config.label,
+        server: config.server,
+        scenario,
+        runs: runs.map((r) => r.m),
+        result: medianMeasurement(runs.map((r) => r.m)),
+        gain: config.label === "single" ? null : median(runs.map((r, i) => r.m.rps / single[i]!.m.rps)),
+        cores: median(runs.map((r) => r.cpuSeconds / options.duration)),
+        perCpuSecond: median(runs.map((r) => r.m.ok / Math.max(r.cpuSeconds, 0.01))),
+      };
+    });
+  });
+  const durability = (await checkDurability(pool, db.tokenId, { gift: created, gear: [] })).filter((d) => d.kind === "gift");
+  const loadAfter = os.loadavg();
+  const seconds = (Date.now() - startedAt.getTime()) / 1000;
+  printClusterReport({ rows, peakRss, durability, loadBefore: loadBefore[0]!, loadAfter: loadAfter[0]!, seconds });
+  const file = path.join("bench-results", `cluster-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const machine = { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version, postgres: db.version, loadBefore, loadAfter };
+  fs.writeFileSync(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds, options, machine, peakRssBytes: peakRss, durability, rows }, null, 2)}\n`);
+  console.log(`Results: ${file}`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Each figure the median of the rounds' figures; failures are summed. */
+function medianMeasurement(runs: Measurement[]): Measurement {
+  return {
+    rps: median(runs.map((m) => m.rps)),
+    p50: median(runs.map((m) => m.p50)),
+    p99: median(runs.map((m) => m.p99)),
+    ok: runs.reduce((n, m) => n + m.ok, 0),
+    non2xx: runs.reduce((n, m) => n + m.non2xx, 0),
+    errors: runs.reduce((n, m) => n + m.errors, 0),
   };
 }
 

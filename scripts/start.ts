@@ -1,5 +1,5 @@
 // npm start / npm run dev: provide a database, migrate and seed it, then run Next with DATABASE_URL set.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -11,12 +11,15 @@ import { EmbeddedPostgresError, resolveDatabaseUrl, type DatabaseHandle } from "
 import { migrateDatabase } from "@/lib/db/migrate";
 import { seedDemoDataIfEmpty } from "@/lib/demo/seed";
 import { env } from "@/lib/env";
+import { startServerCluster } from "./lib/server-cluster";
 
 const dev = process.argv.includes("--dev");
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const FORCE_KILL_AFTER_MS = 15_000;
+// The server cluster kills what is left after SHUTDOWN_TIMEOUT_MS itself; this covers `next dev`.
+const FORCE_KILL_AFTER_MS = env.SHUTDOWN_TIMEOUT_MS + 1_000;
 
-let child: ChildProcess | null = null;
+/** `next dev`, or the production server cluster: what a signal to this launcher is passed on to. */
+let child: { kill(signal: NodeJS.Signals): unknown } | null = null;
 let pendingSignal: NodeJS.Signals | null = null;
 let pendingSince = 0;
 
@@ -72,7 +75,17 @@ async function serve(database: DatabaseHandle): Promise<number> {
 
   if (pendingSignal) return exitCodeFor(pendingSignal);
   printBanner(database);
-  return runChild([dev ? "dev" : "start", "-p", String(env.PORT)], childEnv);
+  if (dev) return runChild(["dev", "-p", String(env.PORT)], childEnv);
+  return runServerCluster(database, childEnv);
+}
+
+/** One server process per core behind PORT (WEB_CONCURRENCY); this launcher is their cluster primary. */
+async function runServerCluster(database: DatabaseHandle, childEnv: NodeJS.ProcessEnv): Promise<number> {
+  const servers = await startServerCluster({ databaseUrl: database.url, fitPoolToDatabase: database.dataDir !== null, env: childEnv });
+  console.log(`  Serving with ${servers.workers} server process${servers.workers === 1 ? "" : "es"} (WEB_CONCURRENCY).`);
+  child = servers;
+  if (pendingSignal) servers.kill(pendingSignal);
+  return servers.exited;
 }
 
 function runChild(args: string[], childEnv: NodeJS.ProcessEnv): Promise<number> {

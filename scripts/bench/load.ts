@@ -81,17 +81,36 @@ export function sampleTreeRss(rootPid: number, everyMs = 100): { stop(): number 
 
 export function treeRssBytes(rootPid: number): number {
   let total = 0;
+  for (const pid of treePids(rootPid)) total += Number(/^VmRSS:\s+(\d+) kB/m.exec(readProc(`/proc/${pid}/status`))?.[1] ?? 0) * 1024;
+  return total;
+}
+
+/** Processor time (user + system) the process and its descendants alive now have used, in seconds. */
+export function treeCpuSeconds(rootPid: number): number {
+  let ticks = 0;
+  for (const pid of treePids(rootPid)) {
+    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+    const fields = readProc(`/proc/${pid}/stat`).replace(/^.*\) /s, "").split(" ");
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ, which /proc reports times in; 100 on every mainstream architecture. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function treePids(rootPid: number): number[] {
+  const found: number[] = [];
   const pending = [rootPid];
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-    const status = readProc(`/proc/${pid}/status`);
-    total += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+    found.push(pid);
     for (const tid of listProc(`/proc/${pid}/task`)) {
       for (const child of readProc(`/proc/${pid}/task/${tid}/children`).split(" ")) {
         if (child.trim()) pending.push(Number(child));
       }
     }
   }
-  return total;
+  return found;
 }
 
 // A process may exit between listing and reading: it then simply counts for nothing.

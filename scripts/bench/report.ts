@@ -108,6 +108,65 @@ export function printReport(report: {
   console.log(`Whole run: ${(report.seconds / 60).toFixed(1)} min.`);
 }
 
+/** One scenario on one server configuration of `--cluster`. */
+export interface ClusterRow {
+  label: string;
+  server: string;
+  scenario: string;
+  /** One measurement per round. */
+  runs: Measurement[];
+  /** The rounds' medians. */
+  result: Measurement;
+  /** Median over the rounds of the throughput against the single process's in the same round; null for it. */
+  gain: number | null;
+  /** Processor time the server's processes used per second of the run: cores kept busy (median). */
+  cores: number;
+  /** Successful requests per CPU-second of the server's processes (median). */
+  perCpuSecond: number;
+}
+
+export function printClusterReport(report: {
+  rows: ClusterRow[];
+  peakRss: Record<string, number>;
+  durability: Durability[];
+  loadBefore: number;
+  loadAfter: number;
+  seconds: number;
+}): void {
+  const header = ["scenario", "server", "rps", "p50 ms", "p99 ms", "non2xx", "errors", "x 1 process", "cores", "req/CPU-s", "rps per round"];
+  const scenarios = [...new Set(report.rows.map((r) => r.scenario))];
+  const lines = scenarios.flatMap((scenario, i) => [
+    ...(i > 0 ? [null] : []),
+    ...report.rows
+      .filter((r) => r.scenario === scenario)
+      .map((r) => [
+        r.scenario,
+        r.server,
+        r.result.rps.toFixed(0),
+        ms(r.result.p50),
+        ms(r.result.p99),
+        String(r.result.non2xx),
+        String(r.result.errors),
+        r.gain === null ? "-" : ratio(r.gain),
+        r.cores.toFixed(2),
+        r.perCpuSecond.toFixed(0),
+        r.runs.map((m) => m.rps.toFixed(0)).join(" "),
+      ]),
+  ]);
+  console.log(`\n${table(header, lines, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}`);
+  console.log(
+    'Figures are medians over the rounds; "x 1 process" is the median of each round\'s throughput ratio; "cores" is the ' +
+      "processor time the server's processes used per second (1.00 = one core busy), req/CPU-s the requests served per second of it.",
+  );
+  const servers = [...new Map(report.rows.map((r) => [r.label, r.server])).entries()];
+  console.log(`\nPeak RSS (process tree): ${servers.map(([label, server]) => `${server} ${mib(report.peakRss[label] ?? 0)}`).join("; ")}.`);
+  for (const d of report.durability) {
+    const verdict = d.found === d.created && d.inDatabase >= d.created ? "ok" : "FAILED";
+    console.log(`Durability (${d.kind}): ${d.created} 201 responses, ${d.found} of their intents committed: ${verdict}.`);
+  }
+  console.log(`Load average (1 min) ${report.loadBefore.toFixed(1)} before, ${report.loadAfter.toFixed(1)} after; whole run ${(report.seconds / 60).toFixed(1)} min.`);
+}
+
 function uniqueBaselines(rows: Row[]) {
   const seen = new Map<string, { name: string; connections: number; bytes: number; m: Measurement }>();
   for (const r of rows) {
@@ -119,11 +178,10 @@ function uniqueBaselines(rows: Row[]) {
   return [...seen.values()];
 }
 
-/** Aligned columns; a null row is a separator. */
-function table(header: string[], rows: (string[] | null)[]): string {
+/** Aligned columns, the `numeric` ones to the right; a null row is a separator. */
+function table(header: string[], rows: (string[] | null)[], numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11])): string {
   const all = [header, ...rows.filter((r): r is string[] => r !== null)];
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
-  const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   const format = (r: string[]) =>
     r.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
   const rule = "-".repeat(widths.reduce((a, b) => a + b + 2, -2));
