@@ -142,7 +142,7 @@ describe.sequential("two instances on one database behind nginx", () => {
       "SELECT attempt_count AS attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY attempt_count",
     );
     expect(rows).toEqual([{ attempts: 1, n: CALLBACKS }]);
-    expect(new Set(receiver.requests.map((r) => JSON.parse(r.body).data.intentId))).toEqual(new Set(paid.map((p) => p.intentId)));
+    expect(new Set(receiver.requests.map((r) => JSON.parse(r.body).data.id))).toEqual(new Set(paid.map((p) => p.intentId)));
   });
 
   it("lose no committed intent when one instance is SIGKILLed mid-load, and keep answering through the other", async () => {
