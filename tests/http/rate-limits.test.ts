@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { stopChild } from "@/scripts/lib/processes";
@@ -11,6 +11,13 @@ const METRICS_TOKEN = "metrics-token-for-the-rate-limit-tests";
 let t: TestDatabase;
 let server: NextProcess;
 const tokens: Record<"a" | "b" | "logs" | "promo" | "promoOther", string> = { a: "", b: "", logs: "", promo: "", promoOther: "" };
+
+// Windows are fixed and aligned to the clock (60 s here): a test that counts up to a limit must not
+// straddle a window's end, or its last request lands in a fresh window and is allowed.
+beforeEach(async () => {
+  const intoWindow = (Date.now() / 1000) % 60;
+  if (intoWindow > 45) await new Promise((r) => setTimeout(r, (61 - intoWindow) * 1000));
+}, 20_000);
 
 beforeAll(async () => {
   t = await createTestDatabase();

@@ -111,8 +111,10 @@ describe("the cluster primary", () => {
   it("on SIGTERM refuses new connections, finishes requests in flight and exits with 143", async () => {
     const { cluster, port } = await start();
     await cluster.ready;
-    const inFlight = get(port, 800);
-    await new Promise((r) => setTimeout(r, 100));
+    // Long enough that the refusal below is seen while it is still in flight, even on a busy machine.
+    const inFlight = get(port, 5_000);
+    // Time for the primary to hand the connection to a worker, on a busy machine too.
+    await new Promise((r) => setTimeout(r, 1_000));
     cluster.kill("SIGTERM");
     // A connection the primary accepted just as the last worker closed its server is never handed
     // on (Node's cluster holds it until the primary exits): a probe that gets no answer says nothing.
