@@ -14,6 +14,9 @@ import http from "node:http";
 if (process.env.FAIL_AT_START) process.exit(3);
 const server = http.createServer((req, res) => {
   const ms = Number(new URL(req.url, "http://x").searchParams.get("ms") ?? 0);
+  // Headers at once, the body after ms: a client knows its request reached a server process.
+  res.writeHead(200);
+  res.flushHeaders();
   setTimeout(() => res.end(String(process.pid)), ms);
 });
 server.listen(Number(process.env.PORT), "127.0.0.1");
@@ -58,9 +61,10 @@ async function start(overrides: Partial<ClusterOptions> & { env?: Record<string,
 }
 
 /** The answering process's pid, on a connection of its own (the cluster deals out connections). */
-function get(port: number, ms = 0): Promise<number> {
+function get(port: number, ms = 0, onHeaders?: () => void): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: "127.0.0.1", port, path: `/?ms=${ms}`, agent: false }, (res) => {
+      onHeaders?.();
       let body = "";
       res.on("data", (c: Buffer) => (body += c));
       res.on("end", () => resolve(Number(body)));
@@ -111,10 +115,12 @@ describe("the cluster primary", () => {
   it("on SIGTERM refuses new connections, finishes requests in flight and exits with 143", async () => {
     const { cluster, port } = await start();
     await cluster.ready;
-    // Long enough that the refusal below is seen while it is still in flight, even on a busy machine.
-    const inFlight = get(port, 5_000);
-    // Time for the primary to hand the connection to a worker, on a busy machine too.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Long enough that the refusal below is seen while it is still in flight, even on a busy machine;
+    // SIGTERM only once a server process has the request (its headers arrived).
+    let reached: () => void = () => {};
+    const inServer = new Promise<void>((resolve) => (reached = resolve));
+    const inFlight = get(port, 5_000, () => reached());
+    await inServer;
     cluster.kill("SIGTERM");
     // A connection the primary accepted just as the last worker closed its server is never handed
     // on (Node's cluster holds it until the primary exits): a probe that gets no answer says nothing.
