@@ -196,6 +196,7 @@ test("a page past the end says so and links to the last page", async ({ page }) 
 });
 
 test("a failed load shows an error with a retry", async ({ page }) => {
+  test.setTimeout(60_000);
   await page.goto("/");
   await page.route("**/api/v1/gifts/catalog?*", (route) =>
     route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ code: 503, message: "down" }) }),
@@ -203,7 +204,7 @@ test("a failed load shows an error with a retry", async ({ page }) => {
   await genreSelect(page).selectOption({ label: "Гонки" });
   const alert = page.getByRole("alert").filter({ hasText: "Не удалось загрузить игры" });
   // The query client retries a 5xx twice before it gives up.
-  await expect(alert).toBeVisible({ timeout: 15_000 });
+  await expect(alert).toBeVisible({ timeout: 40_000 });
   await page.unroute("**/api/v1/gifts/catalog?*");
   await alert.getByRole("button", { name: "Повторить" }).click();
   await expect(cards(page).first()).toContainText("Гонки");
