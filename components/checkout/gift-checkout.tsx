@@ -1,20 +1,18 @@
 "use client";
 
-import { useId, useMemo, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { ChoiceGroup, FormAlert, SelectField, SubmitButton, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { currentAttribution } from "@/lib/attribution";
-import { localizeApiError, localizeIssues, type ApiProblem, type CheckoutField, type FieldErrors } from "@/lib/i18n/checkout-errors";
+import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import { intlLocale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { regionName } from "@/lib/i18n/regions";
 import { feeRateToBps, formatRub, quote, type FeeMode } from "@/lib/money";
-import { ApiRequestError } from "@/lib/queries/api-client";
 import { useVerifyGift } from "@/lib/queries/gifts";
 import type { GameDetails } from "@/lib/schemas/catalog";
 import { GIFT_PLATFORM, giftVerifyRequestSchema, type GiftVerifyInput, type GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { IntentSummary } from "./intent-summary";
-import { useFocusRequest } from "./use-focus-request";
+import { useCheckoutForm } from "./use-checkout-form";
 
 export interface GiftCheckoutProps {
   /** The game as GET /api/v1/gifts/games/{appId} (or getGameOrThrow) returns it. */
@@ -72,27 +70,16 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     code: "",
   });
   const [values, setValues] = useState<Values>(initial);
-  const [attempted, setAttempted] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [result, setResult] = useState<{ response: GiftVerifyResponse; values: Values } | null>(null);
   const verify = useVerifyGift();
-  const { register, alertRef, requestFocus } = useFocusRequest();
-
-  // Checked as the shopper types once they have tried to submit, not before.
-  const clientErrors: FieldErrors = useMemo(() => {
-    if (!attempted) return {};
-    const body = requestBody(game.appId, values);
-    const parsed = giftVerifyRequestSchema.safeParse(body);
-    return parsed.success ? {} : localizeIssues(parsed.error, body, t).fields;
-  }, [attempted, values, game.appId, t]);
-  // The store's answer about a field stands until that field is changed.
-  const errorFor = (field: CheckoutField) => (problem?.field === field ? problem.message : undefined) ?? clientErrors[field];
+  const form = useCheckoutForm({ schema: giftVerifyRequestSchema, body: requestBody(game.appId, values), fieldOrder: FIELD_ORDER, mutation: verify });
+  const { errorFor, register, alertRef, problem } = form;
 
   const update =
     <K extends keyof Values>(key: K, field: CheckoutField) =>
     (value: Values[K]) => {
       setValues((v) => ({ ...v, [key]: value }));
-      setProblem((p) => (p?.field === field ? null : p));
+      form.clearProblem((f) => f === field);
     };
 
   if (game.comingSoon || onSale.length === 0 || game.giftRegions.length === 0) {
@@ -124,7 +111,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
         expiresAt={response.expiresAt}
         onAnother={() => {
           setResult(null);
-          setAttempted(false);
+          form.reset();
           setValues((v) => ({ ...initial(), email: v.email }));
           verify.reset();
         }}
@@ -133,35 +120,11 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   }
 
   function submit(event: FormEvent) {
-    event.preventDefault();
-    if (verify.isPending) return;
-    setAttempted(true);
-    setProblem(null);
-    const body = requestBody(game.appId, values);
-    const parsed = giftVerifyRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      const { fields, form } = localizeIssues(parsed.error, body, t);
-      const first = FIELD_ORDER.find((f) => fields[f]);
-      if (first) return requestFocus(first);
-      setProblem({ message: form.join(" ") });
-      return requestFocus("alert");
-    }
-    const attribution = currentAttribution();
     const sent = values;
-    verify.mutate(
-      { ...body, ...(attribution ? { attribution } : {}) },
-      {
-        onSuccess: (response) => setResult({ response, values: sent }),
-        onError: (error) => {
-          const found =
-            error instanceof ApiRequestError
-              ? localizeApiError(error.status, error.message, t, { regionName: (code) => regionName(code, locale) })
-              : localizeApiError(null, String(error), t);
-          setProblem(found);
-          requestFocus(found.field ?? "alert");
-        },
-      },
-    );
+    form.submit(event, {
+      context: { regionName: (code) => regionName(code, locale) },
+      onSuccess: (response) => setResult({ response, values: sent }),
+    });
   }
 
   const selected = game.packages.find((p) => String(p.packageId) === values.packageId);

@@ -3,15 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { IntentSummary } from "@/components/checkout/intent-summary";
-import { useFocusRequest } from "@/components/checkout/use-focus-request";
+import { useCheckoutForm } from "@/components/checkout/use-checkout-form";
 import { ChoiceGroup, FormAlert, SubmitButton, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { currentAttribution } from "@/lib/attribution";
-import { localizeApiError, localizeIssues, type ApiProblem, type CheckoutField, type FieldErrors } from "@/lib/i18n/checkout-errors";
+import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import { intlLocale } from "@/lib/i18n/config";
 import { format, plural } from "@/lib/i18n/format";
 import { formatRub } from "@/lib/money";
-import { ApiRequestError } from "@/lib/queries/api-client";
 import { gearItemsQueryOptions, useCreateGearIntent } from "@/lib/queries/gear";
 import { gearIntentRequestSchema, type GearIntentInput, type GearIntentResponse, type GearItem } from "@/lib/schemas/gear";
 import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
@@ -83,11 +81,8 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   });
   const [filter, setFilter] = useState("");
   const filterId = useId();
-  const [attempted, setAttempted] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [result, setResult] = useState<{ response: GearIntentResponse; values: Values; itemTitle: string } | null>(null);
   const create = useCreateGearIntent();
-  const { register, alertRef, requestFocus } = useFocusRequest();
 
   const itemsQuery = useQuery({
     ...gearItemsQueryOptions(formValues.platform),
@@ -104,26 +99,20 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     return chosen && chosen.available === 0 ? { ...formValues, item: "" } : formValues;
   }, [items, formValues]);
 
-  const clientErrors: FieldErrors = useMemo(() => {
-    if (!attempted) return {};
-    const body = requestBody(values);
-    const parsed = gearIntentRequestSchema.safeParse(body);
-    return parsed.success ? {} : localizeIssues(parsed.error, body, t).fields;
-  }, [attempted, values, t]);
+  const form = useCheckoutForm({ schema: gearIntentRequestSchema, body: requestBody(values), fieldOrder: FIELD_ORDER, mutation: create });
+  const { register, alertRef, problem } = form;
   const matches = linkMatchesAccount(values.account, values.tradeLink);
   // The store's answer about a field stands until that field is changed (a sold-out item is
   // un-chosen by the refresh, which must not turn "sold out" into "choose an item").
   const errorFor = (field: CheckoutField) =>
-    (problem?.field === field ? problem.message : undefined) ??
-    clientErrors[field] ??
-    (field === "tradeLink" && matches === false ? t.checkout.errors.fields.tradeLink.mismatch : undefined);
+    form.errorFor(field) ?? (field === "tradeLink" && matches === false ? t.checkout.errors.fields.tradeLink.mismatch : undefined);
 
   const update =
     <K extends keyof Values>(key: K, field: CheckoutField) =>
     (value: Values[K]) => {
       setValues((v) => ({ ...v, [key]: value, ...(key === "platform" ? { item: "" } : {}) }));
       if (key === "platform") setFilter("");
-      setProblem((p) => (p?.field === field || (key === "platform" && p?.field) ? null : p));
+      form.clearProblem((f) => f === field || (key === "platform" && f !== undefined));
     };
 
   if (result) {
@@ -141,7 +130,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
         expiresAt={response.expiresAt}
         onAnother={() => {
           setResult(null);
-          setAttempted(false);
+          form.reset();
           setValues((v) => ({ ...v, item: "", code: "" }));
           create.reset();
         }}
@@ -150,36 +139,9 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   }
 
   function submit(event: FormEvent) {
-    event.preventDefault();
-    if (create.isPending) return;
-    setAttempted(true);
-    setProblem(null);
-    const body = requestBody(values);
-    const parsed = gearIntentRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      const { fields, form } = localizeIssues(parsed.error, body, t);
-      const first = FIELD_ORDER.find((f) => fields[f]);
-      if (first) return requestFocus(first);
-      setProblem({ message: form.join(" ") });
-      return requestFocus("alert");
-    }
-    const attribution = currentAttribution();
     const sent = values;
     const itemTitle = items.find((i) => i.item === sent.item)?.title ?? sent.item;
-    create.mutate(
-      { ...body, ...(attribution ? { attribution } : {}) },
-      {
-        onSuccess: (response) => setResult({ response, values: sent, itemTitle }),
-        onError: (error) => {
-          const found =
-            error instanceof ApiRequestError
-              ? localizeApiError(error.status, error.message, t, { itemTitle })
-              : localizeApiError(null, String(error), t);
-          setProblem(found);
-          requestFocus(found.field ?? "alert");
-        },
-      },
-    );
+    form.submit(event, { context: { itemTitle }, onSuccess: (response) => setResult({ response, values: sent, itemTitle }) });
   }
 
   const platformChoices: Choice[] = platforms.map((p) => ({ value: p.platform, label: p.title }));
