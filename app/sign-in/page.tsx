@@ -6,7 +6,8 @@ import { SignInForm, type SignInNotice } from "@/components/account/sign-in-form
 import { linkClass } from "@/components/account/styles";
 import { getSessionUser } from "@/lib/auth/session";
 import { getMessages } from "@/lib/i18n/server";
-import { SIGN_IN_ERRORS, safeReturnPath } from "@/lib/schemas/account";
+import { SIGN_IN_ERRORS } from "@/lib/auth/sign-in-errors";
+import { safeReturnPath } from "@/lib/schemas/account";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

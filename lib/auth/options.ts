@@ -5,9 +5,10 @@ import { getDb } from "@/lib/db/client";
 import { env, exportNextAuthEnv } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-ip";
 import { log } from "@/lib/log";
-import { SIGN_IN_ERRORS, signInRequestSchema } from "@/lib/schemas/account";
+import { signInRequestSchema } from "@/lib/schemas/account";
 import { verifyUserCredentials } from "@/lib/services/users";
 import { authSecret } from "./secret";
+import { SIGN_IN_ERRORS } from "./sign-in-errors";
 import { clearSignInFailures, recordSignInFailure, signInBlocked } from "./sign-in-limiter";
 
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;

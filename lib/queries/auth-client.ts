@@ -1,4 +1,4 @@
-import { SIGN_IN_ERRORS } from "@/lib/schemas/account";
+import { SIGN_IN_ERRORS } from "@/lib/auth/sign-in-errors";
 import { forgetStorefrontToken } from "./api-client";
 
 const AUTH_BASE = "/api/auth";

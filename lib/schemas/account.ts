@@ -73,6 +73,3 @@ export function safeReturnPath(value: unknown, fallback = "/account"): string {
   if ([...value].some((ch) => ch.charCodeAt(0) < 0x20)) return fallback;
   return value.length > 2048 ? fallback : value;
 }
-
-/** How next-auth reports a refused sign-in (the `error` parameter): a wrong password, or too many of them. */
-export const SIGN_IN_ERRORS = { invalid: "CredentialsSignin", tooMany: "TooManyAttempts" } as const;
