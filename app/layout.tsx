@@ -31,7 +31,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           {t.common.skipToContent}
         </a>
-        <Providers locale={locale}>
+        <Providers locale={locale} messages={t}>
           <SiteHeader locale={locale} t={t} account={<AccountNav user={user} />} />
           {/* The skip link's target: pages keep their own <main>; this lands right before it. */}
           <div id="content" tabIndex={-1} className="flex flex-1 flex-col outline-none">

@@ -3,9 +3,10 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Locale } from "@/lib/i18n/config";
+import type { Messages } from "@/lib/i18n/messages";
 import { I18nProvider } from "./i18n/i18n-provider";
 
-export function Providers({ locale, children }: { locale: Locale; children: React.ReactNode }) {
+export function Providers({ locale, messages, children }: { locale: Locale; messages: Messages; children: React.ReactNode }) {
   // One client per browser tab; created in state so a server render never shares it between visitors.
   const [queryClient] = useState(
     () =>
@@ -17,7 +18,7 @@ export function Providers({ locale, children }: { locale: Locale; children: Reac
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <I18nProvider locale={locale}>{children}</I18nProvider>
+      <I18nProvider locale={locale} messages={messages}>{children}</I18nProvider>
     </QueryClientProvider>
   );
 }

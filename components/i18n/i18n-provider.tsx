@@ -2,13 +2,17 @@
 
 import { createContext, useContext } from "react";
 import type { Locale } from "@/lib/i18n/config";
-import { messages, type Messages } from "@/lib/i18n/messages";
+import type { Messages } from "@/lib/i18n/messages";
 
 const I18nContext = createContext<{ locale: Locale; t: Messages } | null>(null);
 
-/** Client components read the request's language from here; the server layout decides it. */
-export function I18nProvider({ locale, children }: { locale: Locale; children: React.ReactNode }) {
-  return <I18nContext.Provider value={{ locale, t: messages[locale] }}>{children}</I18nContext.Provider>;
+/**
+ * Client components read the request's language from here. The server layout decides it and hands
+ * over that language's texts as data, so the browser's script carries neither the other language
+ * nor the texts at all (they arrive once, in the page's payload).
+ */
+export function I18nProvider({ locale, messages, children }: { locale: Locale; messages: Messages; children: React.ReactNode }) {
+  return <I18nContext.Provider value={{ locale, t: messages }}>{children}</I18nContext.Provider>;
 }
 
 export function useI18n(): { locale: Locale; t: Messages } {
