@@ -24,6 +24,8 @@ for (const locale of ["ru", "en"] as const) {
 
     for (const p of pages) {
       test(`${p.name} @phone`, async ({ page }) => {
+        // The API reference is one long page: axe alone takes 20-35 s on a busy 2-core machine.
+        test.slow(p.name === "api-docs");
         await page.goto(p.path);
         await expect(page.getByRole("heading", { level: 1, name: p.heading }).first()).toBeVisible();
         await expect(page.locator("html")).toHaveAttribute("lang", p.name === "api-docs" ? /ru|en/ : locale);
