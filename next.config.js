@@ -4,6 +4,8 @@ const nextConfig = {
   poweredByHeader: false,
   // pg loads optional native bindings dynamically; keep it out of the server bundle.
   serverExternalPackages: ["pg"],
+  // The share-card route reads its font from disk; the standalone output must carry it.
+  outputFileTracingIncludes: { "/covers/[file]": ["./lib/covers/fonts/*"] },
   // Every response, JSON and assets included; pages get the rest of their headers (CSP) from proxy.ts.
   async headers() {
     return [{ source: "/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] }];

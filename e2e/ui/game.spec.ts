@@ -58,26 +58,30 @@ test.describe("games that cannot be bought say why and offer no checkout", () =>
   }
 });
 
-test("a shared game link carries Open Graph and Twitter card tags with the absolute cover URL", async ({ page, request, baseURL }) => {
+test("a shared game link carries Open Graph and Twitter card tags with the absolute share-card URL", async ({ page, request, baseURL }) => {
   await page.goto("/games/620?utm_source=tg&utm_medium=share");
   const meta = (selector: string) => page.locator(selector).first().getAttribute("content");
   expect(await meta('meta[property="og:title"]')).toBe("Portal 2");
-  expect(await meta('meta[property="og:image"]')).toBe(`${baseURL}/covers/620.svg`);
+  // The generated cover is SVG, which link previews do not show: they get its 1200x630 PNG twin.
+  expect(await meta('meta[property="og:image"]')).toBe(`${baseURL}/covers/620.png`);
+  expect(await meta('meta[property="og:image:width"]')).toBe("1200");
+  expect(await meta('meta[property="og:image:height"]')).toBe("630");
   expect(await meta('meta[property="og:url"]')).toBe(`${baseURL}/games/620`);
   expect(await meta('meta[property="og:description"]')).toContain("Головоломка от первого лица");
   expect(await meta('meta[name="twitter:card"]')).toBe("summary_large_image");
-  expect(await meta('meta[name="twitter:image"]')).toBe(`${baseURL}/covers/620.svg`);
+  expect(await meta('meta[name="twitter:image"]')).toBe(`${baseURL}/covers/620.png`);
 
   // Link-preview bots do not run scripts: they get the tags in the <head> of the first response.
   for (const agent of ["facebookexternalhit/1.1", "Twitterbot/1.0", "TelegramBot (like TwitterBot)"]) {
     const html = await (await request.get("/games/620", { headers: { "User-Agent": agent } })).text();
     const head = html.slice(0, html.indexOf("</head>"));
     expect(head, agent).toContain('<meta property="og:title" content="Portal 2"/>');
-    expect(head, agent).toContain(`<meta property="og:image" content="${baseURL}/covers/620.svg"/>`);
+    expect(head, agent).toContain(`<meta property="og:image" content="${baseURL}/covers/620.png"/>`);
     expect(head, agent).toContain('<meta name="twitter:card" content="summary_large_image"/>');
   }
-  const cover = await request.get("/covers/620.svg");
-  expect(cover.status()).toBe(200);
+  const card = await request.get("/covers/620.png");
+  expect(card.status()).toBe(200);
+  expect(card.headers()["content-type"]).toBe("image/png");
 });
 
 test.describe("unknown and malformed game ids are a 404 with a way on", () => {

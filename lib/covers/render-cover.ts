@@ -2,6 +2,9 @@
 
 export const COVER_WIDTH = 460;
 export const COVER_HEIGHT = 215;
+/** The share card (lib/covers/share-card.tsx): the size link previews ask for. */
+export const SHARE_CARD_WIDTH = 1200;
+export const SHARE_CARD_HEIGHT = 630;
 
 const PADDING = 24;
 const FONT = "'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
@@ -118,10 +121,28 @@ function decoration(rand: () => number, hue: number): string {
   }).join("");
 }
 
-export function renderCover({ appId, title }: CoverInput): string {
+/** The picture behind the title: the same seed, so a game's share card matches its cover. */
+function coverArt(appId: number): { defs: string; art: string; accent: string } {
   const rand = random(Math.imul(appId, 2654435761));
   const hue = rand() * 360;
   const hue2 = hue + 40 + rand() * 120;
+  const defs = [
+    "<defs>",
+    `<linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${hsl(hue, 65, 20)}"/><stop offset="1" stop-color="${hsl(hue2, 70, 42)}"/></linearGradient>`,
+    `<radialGradient id="planet" cx="0.35" cy="0.35" r="0.75"><stop offset="0" stop-color="${hsl(hue2 + 30, 80, 75)}"/><stop offset="1" stop-color="${hsl(hue2 + 60, 60, 25)}"/></radialGradient>`,
+    `<linearGradient id="shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0.35" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.78"/></linearGradient>`,
+    "</defs>",
+  ].join("");
+  const art = [
+    `<rect width="${COVER_WIDTH}" height="${COVER_HEIGHT}" fill="url(#bg)"/>`,
+    decoration(rand, hue),
+    `<rect width="${COVER_WIDTH}" height="${COVER_HEIGHT}" fill="url(#shade)"/>`,
+  ].join("");
+  return { defs, art, accent: hsl(hue2 + 20, 95, 65) };
+}
+
+export function renderCover({ appId, title }: CoverInput): string {
+  const { defs, art, accent } = coverArt(appId);
   const { size, lines } = layoutTitle(title);
   const lineHeight = Math.round(size * 1.12);
   const firstBaseline = COVER_HEIGHT - PADDING - (lines.length - 1) * lineHeight;
@@ -130,16 +151,24 @@ export function renderCover({ appId, title }: CoverInput): string {
 
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${COVER_WIDTH}" height="${COVER_HEIGHT}" viewBox="0 0 ${COVER_WIDTH} ${COVER_HEIGHT}" role="img" aria-label="${escapeXml(title)}">`,
-    "<defs>",
-    `<linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${hsl(hue, 65, 20)}"/><stop offset="1" stop-color="${hsl(hue2, 70, 42)}"/></linearGradient>`,
-    `<radialGradient id="planet" cx="0.35" cy="0.35" r="0.75"><stop offset="0" stop-color="${hsl(hue2 + 30, 80, 75)}"/><stop offset="1" stop-color="${hsl(hue2 + 60, 60, 25)}"/></radialGradient>`,
-    `<linearGradient id="shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0.35" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.78"/></linearGradient>`,
-    "</defs>",
-    `<rect width="${COVER_WIDTH}" height="${COVER_HEIGHT}" fill="url(#bg)"/>`,
-    decoration(rand, hue),
-    `<rect width="${COVER_WIDTH}" height="${COVER_HEIGHT}" fill="url(#shade)"/>`,
-    `<rect x="${PADDING}" y="${accentY}" width="36" height="4" rx="2" fill="${hsl(hue2 + 20, 95, 65)}"/>`,
+    defs,
+    art,
+    `<rect x="${PADDING}" y="${accentY}" width="36" height="4" rx="2" fill="${accent}"/>`,
     `<text font-family="${FONT}" font-size="${size}" font-weight="700" fill="#fff" stroke="#000" stroke-opacity="0.25" stroke-width="3" paint-order="stroke" letter-spacing="0.2">${text}</text>`,
     "</svg>",
   ].join("");
+}
+
+/**
+ * The cover's picture alone, stretched to fill `width` x `height` (cropped, never squashed), for the
+ * share card to set its own text on; and the accent colour that goes with it.
+ */
+export function renderCoverBackground(appId: number, width: number, height: number): { svg: string; accent: string } {
+  const { defs, art, accent } = coverArt(appId);
+  // The middle of the cover with the card's proportions, so no renderer can squash it.
+  const scale = Math.min(COVER_WIDTH / width, COVER_HEIGHT / height);
+  const [w, h] = [width * scale, height * scale];
+  const viewBox = [(COVER_WIDTH - w) / 2, (COVER_HEIGHT - h) / 2, w, h].map(fixed).join(" ");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${viewBox}">${defs}${art}</svg>`;
+  return { svg, accent };
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { api } from "./support";
+import { describe, expect, inject, it } from "vitest";
+import { api, appQuery } from "./support";
 
 const CATALOG = "/api/v1/gifts/catalog";
 
@@ -181,6 +181,46 @@ describe("GET /covers/{appId}.svg", () => {
       expect(cover.status).toBe(200);
       expect(cover.headers.get("content-type")).toContain("image/svg+xml");
       expect(await cover.text()).toContain("<svg");
+    }
+  });
+});
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+  expect(bytes.subarray(12, 16).toString("latin1")).toBe("IHDR");
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe("GET /covers/{appId}.png (the share card)", () => {
+  const origin = () => inject("appBaseUrl");
+
+  it("is a 1200x630 PNG of a real game, cacheable", async () => {
+    const res = await api(`${CATALOG}?limit=1`);
+    const card = await fetch(res.body.games[0].headerImage.replace(/\.svg$/, ".png"));
+    expect(card.status).toBe(200);
+    expect(card.headers.get("content-type")).toBe("image/png");
+    expect(card.headers.get("cache-control")).toContain("max-age=86400");
+    const bytes = Buffer.from(await card.arrayBuffer());
+    expect(pngSize(bytes)).toEqual({ width: 1200, height: 630 });
+    // A flat or empty picture would compress to almost nothing; the art and title do not.
+    expect(bytes.length).toBeGreaterThan(20_000);
+  });
+
+  it("draws titles in Cyrillic, and ones with emoji and CJK, without going to the network", async () => {
+    await appQuery("UPDATE games SET title = $1 WHERE app_id = 620", ["Портал 2 🎮 ポータル — Édition"]);
+    try {
+      const card = await fetch(`${origin()}/covers/620.png`);
+      expect(card.status).toBe(200);
+      expect(pngSize(Buffer.from(await card.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
+    } finally {
+      await appQuery("UPDATE games SET title = 'Portal 2' WHERE app_id = 620");
+    }
+  });
+
+  it("is a 404 for an unknown game or another extension", async () => {
+    for (const path of ["/covers/123456789.png", "/covers/620.jpg", "/covers/0620.png"]) {
+      expect((await fetch(`${origin()}${path}`)).status, path).toBe(404);
     }
   });
 });

@@ -6,6 +6,7 @@ import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
 import { GiftCheckout } from "@/components/checkout/gift-checkout";
 import { buttonClass } from "@/components/ui/button";
 import { getSessionUser } from "@/lib/auth/session";
+import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH } from "@/lib/covers/render-cover";
 import { env } from "@/lib/env";
 import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
@@ -22,7 +23,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   const [{ appId }, { locale }] = await Promise.all([params, getMessages()]);
   const game = await loadGame(appId, locale);
   const url = `/games/${game.appId}`;
-  const image = { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
+  // A store header image is a JPEG previews can show; the generated cover is SVG, which they cannot.
+  const image = game.headerImage.endsWith(`/covers/${game.appId}.svg`)
+    ? { url: `/covers/${game.appId}.png`, width: SHARE_CARD_WIDTH, height: SHARE_CARD_HEIGHT, alt: game.title }
+    : { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
   return {
     title: game.title,
     description: game.shortDescription,
