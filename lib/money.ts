@@ -94,6 +94,8 @@ export function formatRub(kopecks: number, locale = "ru-RU"): string {
     fmt = new Intl.NumberFormat(locale, {
       style: "currency",
       currency: CURRENCY,
+      // "₽" in every language: English would otherwise print the code ("RUB 1,299").
+      currencyDisplay: "narrowSymbol",
       minimumFractionDigits: fractional ? 2 : 0,
       maximumFractionDigits: 2,
     });

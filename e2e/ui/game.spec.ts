@@ -123,7 +123,7 @@ test.describe("in English", () => {
     await page.goto("/games/1091500");
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await expect(page.getByRole("link", { name: "Buy as a gift" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Editions" })).toContainText("RUB 4,499");
+    await expect(page.getByRole("region", { name: "Editions" })).toContainText("₽4,499");
     await expect(page.getByRole("region", { name: "Where it can be gifted" })).toContainText("Kazakhstan");
     await expectNoSeriousA11yViolations(page);
   });
