@@ -7,6 +7,9 @@ export async function register() {
   installPeerAddressForwarding();
   const { checkStartupConfiguration } = await import("@/lib/startup");
   checkStartupConfiguration();
+  // In a cluster the primary asks every server process for its metrics at each scrape; Next loads a
+  // route's modules at its first request, so the registry is set up here, before any request.
+  await import("@/lib/metrics");
   const { startBackgroundWorker } = await import("@/lib/worker");
   startBackgroundWorker();
 }

@@ -2,6 +2,7 @@ import "server-only";
 import cluster from "node:cluster";
 import { sql } from "drizzle-orm";
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { requestClusterMetrics, type ClusterMetrics } from "@/lib/cluster-metrics";
 import { getDb } from "@/lib/db/client";
 
 function createMetrics() {
@@ -39,6 +40,16 @@ function createMetrics() {
       help: "Callback attempts recorded, by outcome (delivered, retry, stopped, failed, lost-lease)",
       labelNames: ["outcome"] as const,
       registers: [registry],
+    }),
+    // 1 here; a cluster's answer sums it, so it says how many server processes the answer covers.
+    serverProcesses: new Gauge({
+      name: "gk_server_processes",
+      help: "Server processes whose metrics this answer adds up (1 without a cluster)",
+      registers: [registry],
+      aggregator: "sum",
+      collect() {
+        this.set(1);
+      },
     }),
     // Read from the database at scrape time: the same for every process, so a cluster's
     // aggregation takes one worker's value ("first") instead of adding them up.
@@ -84,6 +95,15 @@ const DYNAMIC_AFTER: Record<string, string> = { intents: ":intentId", games: ":a
 export function routePattern(pathname: string): string {
   const parts = pathname.split("/");
   return parts.map((part, i) => (i > 0 && DYNAMIC_AFTER[parts[i - 1]!] ? DYNAMIC_AFTER[parts[i - 1]!] : part)).join("/");
+}
+
+/**
+ * What GET /api/metrics answers. A cluster's server process (npm start, npm run serve) answers for
+ * the whole cluster, which its primary collects; a process on its own (`next start`) for itself.
+ */
+export async function collectMetrics(): Promise<ClusterMetrics> {
+  if (cluster.isWorker) return requestClusterMetrics();
+  return { ok: true, metrics: await metrics.registry.metrics() };
 }
 
 /** Records one answered request. */

@@ -68,7 +68,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
     title: "Intent states",
     body: [
       "Every intent has a `status`. The only moves: `requires_payment` → `paid` → `fulfilled`, or `requires_payment` → `canceled` (the buyer declined) or `expired` (not paid in time). Each move records its time (`paidAt`, `fulfilledAt`, `canceledAt`, `expiredAt`); the database itself refuses any other move, so `fulfilled`, `canceled` and `expired` are final.",
-      "GET /intents/{intentId} returns the status, the amounts, what is bought, the attribution, the times and the URLs. A token sees the intents created with any token of the same owner; an id that is malformed, unknown or someone else's is 404, all alike.",
+      "GET /intents/{intentId} returns the status, the amounts, what is bought, the attribution, the times and the URLs. A token sees the intents created with any token of the same owner, except that a guest's storefront token sees only its own (see The store's own pages); an id that is malformed, unknown or someone else's is 404, all alike.",
       "An unpaid intent is `expired` the moment `expiresAt` passes (INTENT_TTL_SECONDS after creation, 15 minutes by default): it reads so at once, with `expiredAt` = `expiresAt`, can no longer be paid, and its gear unit is free for others at once. A background sweep records the expiry in the database within SWEEP_INTERVAL_MS (1 minute); what a reader sees does not change when it does.",
       "A promo-code use comes back when the intent is canceled, or when the sweep records its expiry; a paid intent keeps it.",
       "`callbackUrl` is notified of payments only (`intent.paid`, `data` = the intent as GET /intents/{intentId} returns it). Declines and expiries send nothing, so a receiver can never mistake one for a sale; read them with GET /intents/{intentId}.",
@@ -86,9 +86,17 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
   {
     title: "Idempotency",
     body: [
-      "POST /gifts/verify and POST /gear accept an `Idempotency-Key` header: 1 to 255 printable ASCII characters, a UUID for example (anything else is 400). Keys belong to the token's owner: every token of one owner shares them.",
+      "POST /gifts/verify and POST /gear accept an `Idempotency-Key` header: 1 to 255 printable ASCII characters, a UUID for example (anything else is 400). Keys belong to the token's owner: every token of one owner shares them, except a guest's storefront token, whose keys are its own (see The store's own pages).",
       "For 24 hours, the same key with the same body (compared as JSON, so key order and spacing do not matter) returns the first response again, the same status and body with `Idempotent-Replayed: true`, and creates nothing. The same key with a different body, or on the other endpoint, is 409. Concurrent requests with one key wait for the first and replay it: one intent is created.",
       "Only successful (2xx) responses are kept. A request that fails (400, 404, 409 out of stock, 500) leaves no trace, so a retry with the same key runs again, for example after correcting the body or once stock is back. After 24 hours a key counts as new.",
+    ],
+  },
+  {
+    title: "The store's own pages",
+    body: [
+      "The store's pages call these same endpoints from the browser, with a short-lived token that POST /api/storefront/token issues to same-origin requests only: scopes `catalog:read`, `gifts:verify`, `gear:create` and `intents:read`, valid for STOREFRONT_TOKEN_TTL_SECONDS (30 minutes by default), never listed among an account's tokens.",
+      "A signed-in shopper's token belongs to them like any of their tokens: it reads their intents and shares their Idempotency-Keys. A guest's token belongs to the store's one guest owner, which every guest shares, so for it both narrow to the token itself: GET /intents/{intentId} shows only the intents that token created (another guest's is 404, exactly as an unknown id), and its Idempotency-Keys are its own (another guest's request with the same key creates an intent of its own and never replays this one's).",
+      "A guest's new token (after its 30 minutes, or in another tab) therefore no longer reads the old token's intents through the API; the payment page /pay/{intentId} still shows an intent to whoever holds its link.",
     ],
   },
   CALLBACKS_GUIDE,
@@ -296,7 +304,7 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
           parameters: [{ name: "intentId", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
           responses: {
             200: { description: "The intent, as of now (an unpaid intent past expiresAt is expired)", content: json(intentSchema) },
-            ...errorResponses({ ...AUTH_ERRORS, 404: "No such intent among those of the token's owner" }),
+            ...errorResponses({ ...AUTH_ERRORS, 404: "No such intent among those the token may read: its owner's (a guest's storefront token: its own)" }),
           },
         },
       },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb, type Database, type DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { ApiScope } from "@/lib/schemas/tokens";
-import { authenticateToken, type AuthToken } from "@/lib/services/tokens";
+import { authenticateToken, ownershipOf, type AuthToken } from "@/lib/services/tokens";
 import { readIdempotencyKey, withIdempotency } from "@/lib/services/idempotency";
 import { validationMessage } from "@/lib/schemas/validation";
 import { routePattern } from "@/lib/metrics";
@@ -99,7 +99,7 @@ export function withApi<
         response =
           idempotencyKey === null
             ? await run(db)
-            : await withIdempotency(db, { userId: token.userId, key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody }, run);
+            : await withIdempotency(db, { ...ownershipOf(token), key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody }, run);
       } catch (err) {
         // A refused promo code is a guess: it uses one of the owner's few; the 400 itself stands.
         if (promoKey && err instanceof ApiError && err.reason === "promo_code") counted.push(await hitRateLimit(db, promoKey, POLICIES.promo));

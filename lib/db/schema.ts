@@ -13,6 +13,7 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -274,8 +275,9 @@ export const intents = pgTable(
 );
 
 /**
- * One row per (owner, Idempotency-Key): the first successful response to a POST, replayed for
- * 24 hours to a retry with the same body. Written in the same transaction as the intent it made.
+ * One row per (owner, Idempotency-Key), or per (owner, token, key) for a guest's token: the first
+ * successful response to a POST, replayed for 24 hours to a retry with the same body. Written in
+ * the same transaction as the intent it made.
  */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -283,6 +285,11 @@ export const idempotencyKeys = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * Set for a guest's token only: every guest shares one owner, so their keys are kept per token.
+     * Null for a real owner's tokens, which share their keys.
+     */
+    tokenId: uuid("token_id").references(() => apiTokens.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     /** `POST /api/v1/gear`: a key used on one endpoint cannot be replayed on another. */
     requestRoute: text("request_route").notNull(),
@@ -296,7 +303,8 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.key] }),
+    // NULLS NOT DISTINCT: a real owner's keys (no token) are unique per owner as before.
+    unique("idempotency_keys_owner_token_key").on(t.userId, t.tokenId, t.key).nullsNotDistinct(),
     index("idempotency_keys_expires_idx").on(t.expiresAt),
     check("idempotency_keys_key_shape", sql`length(${t.key}) BETWEEN 1 AND 255`),
   ],

@@ -1,9 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database, Transaction } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { badRequest, conflict } from "@/lib/api/errors";
+import type { Ownership } from "./tokens";
 
 const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -45,8 +46,7 @@ class NotStored extends Error {
   }
 }
 
-export interface IdempotentRequest {
-  userId: string;
+export interface IdempotentRequest extends Ownership {
   key: string;
   /** `POST /api/v1/gear`: a key is bound to the endpoint it was first used on. */
   route: string;
@@ -55,7 +55,8 @@ export interface IdempotentRequest {
 }
 
 /**
- * Runs `handler` at most once per (owner, key) within 24 hours and replays its response after.
+ * Runs `handler` at most once per (owner, key) within 24 hours and replays its response after;
+ * for a guest's token, per (owner, token, key) (see `ownershipOf`).
  *
  * One transaction: the key's row is inserted first, so a concurrent request with the same key
  * blocks on the primary key until this one ends, and then replays what it stored. The handler
@@ -117,9 +118,9 @@ async function claimKey(tx: Transaction, request: IdempotentRequest, hash: strin
   };
   const claimed = await tx
     .insert(idempotencyKeys)
-    .values({ userId: request.userId, key: request.key, ...fresh })
+    .values({ userId: request.userId, tokenId: request.tokenId, key: request.key, ...fresh })
     .onConflictDoUpdate({
-      target: [idempotencyKeys.userId, idempotencyKeys.key],
+      target: [idempotencyKeys.userId, idempotencyKeys.tokenId, idempotencyKeys.key],
       set: fresh,
       setWhere: sql`${idempotencyKeys.expiresAt} <= now()`,
     })
@@ -136,14 +137,17 @@ async function readKey(tx: Transaction, request: IdempotentRequest) {
       responseBody: idempotencyKeys.responseBody,
     })
     .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.userId, request.userId),
-        eq(idempotencyKeys.key, request.key),
-        sql`${idempotencyKeys.expiresAt} > now()`,
-      ),
-    );
+    .where(and(sameKey(request), sql`${idempotencyKeys.expiresAt} > now()`));
   return row;
+}
+
+/** The row of this request's key; a real owner's keys are those without a token. */
+function sameKey(request: IdempotentRequest) {
+  return and(
+    eq(idempotencyKeys.userId, request.userId),
+    request.tokenId === null ? isNull(idempotencyKeys.tokenId) : eq(idempotencyKeys.tokenId, request.tokenId),
+    eq(idempotencyKeys.key, request.key),
+  );
 }
 
 async function runAndStore(
@@ -157,7 +161,7 @@ async function runAndStore(
   await tx
     .update(idempotencyKeys)
     .set({ responseStatus: response.status, responseBody: body, intentId: intentIdOf(body) })
-    .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, request.key)));
+    .where(sameKey(request));
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
@@ -173,13 +177,14 @@ function intentIdOf(body: string): string | null {
 
 /** Deletes keys past their 24 hours, at most `limit` per call; returns how many. */
 export async function purgeExpiredIdempotencyKeys(db: Database, { limit = 1000 }: { limit?: number } = {}): Promise<number> {
+  // By ctid: a row's key columns include a nullable token_id, which `IN` would never match.
   const { rows } = await db.execute<{ key: string }>(sql`
     DELETE FROM idempotency_keys
-    WHERE (user_id, key) IN (
-      SELECT user_id, key FROM idempotency_keys
+    WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM idempotency_keys
       WHERE expires_at <= now()
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+      FOR UPDATE SKIP LOCKED))
     RETURNING key`);
   return rows.length;
 }

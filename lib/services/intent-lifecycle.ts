@@ -6,7 +6,7 @@ import { ApiError, notFound } from "@/lib/api/errors";
 import { canTransition, type IntentStatus } from "@/lib/intents/states";
 import type { PublicIntent } from "@/lib/schemas/intents";
 import { paymentPageUrl } from "./intents";
-import type { AuthToken } from "./tokens";
+import { ownershipOf, type AuthToken } from "./tokens";
 import { enqueueIntentEvent } from "./webhook-outbox";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -134,12 +134,14 @@ function toPublicIntent(view: IntentView, origin: string): PublicIntent {
 const intentNotFound = (intentId: string) => notFound(`intent ${intentId.slice(0, 64)} not found`);
 
 /**
- * An intent for the API: only the owner of the token that created it sees it. Anyone else, a
- * malformed id and an unknown id all get the same 404, so ids cannot be probed.
+ * An intent for the API: only the owner of the token that created it sees it, and of a guest's
+ * intent only the token that created it (`ownershipOf`). Anyone else, a malformed id and an unknown
+ * id all get the same 404, so ids cannot be probed.
  */
 export async function getIntentForOwner(db: DbExecutor, token: AuthToken, intentId: string, origin: string): Promise<PublicIntent> {
   if (!UUID.test(intentId)) throw intentNotFound(intentId);
-  const view = await selectView(db, and(eq(intents.id, intentId), eq(apiTokens.userId, token.userId)));
+  const { userId, tokenId } = ownershipOf(token);
+  const view = await selectView(db, and(eq(intents.id, intentId), tokenId ? eq(intents.tokenId, tokenId) : eq(apiTokens.userId, userId)));
   if (!view) throw intentNotFound(intentId);
   return toPublicIntent(view, origin);
 }

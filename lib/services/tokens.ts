@@ -37,6 +37,25 @@ export interface AuthToken {
   scopes: ApiScope[];
   /** `storefront`: a browser session of the store's own pages (guests share one owner). */
   purpose: "api" | "storefront";
+  /**
+   * Owned by the storefront's guest owner, which every guest's token shares: what this token makes
+   * (intents, Idempotency-Keys) is then its own alone, not its owner's (see `ownershipOf`).
+   */
+  guest: boolean;
+}
+
+/**
+ * Whose intents a token may read and whose Idempotency-Keys it shares. A real owner's tokens share
+ * both (a partner's second token sees what the first made). A guest's token has only its own
+ * (`tokenId` set): all guests have one owner, and one guest must never read or replay another's.
+ */
+export interface Ownership {
+  userId: string;
+  tokenId: string | null;
+}
+
+export function ownershipOf(token: AuthToken): Ownership {
+  return { userId: token.userId, tokenId: token.guest ? token.id : null };
 }
 
 export type AuthResult =
@@ -55,7 +74,11 @@ const AUTH_CACHE_MAX = 10_000;
 // One cache per process, not per module copy: Next bundles each route and each page's server
 // actions separately, so a module-level Map in the account page's revoke action would not be the
 // one /api/v1 reads, and a revoked token would keep working there until its entry timed out.
-const processWide = globalThis as unknown as { gkAuthCache?: Map<string, CachedToken>; gkLastUsedWritten?: Map<string, number> };
+const processWide = globalThis as unknown as {
+  gkAuthCache?: Map<string, CachedToken>;
+  gkLastUsedWritten?: Map<string, number>;
+  gkGuestOwners?: WeakMap<Database, Promise<string>>;
+};
 /** Successful lookups by token hash; failures are never cached, so a new token works at once. */
 const authCache = (processWide.gkAuthCache ??= new Map<string, CachedToken>());
 const lastUsedWritten = (processWide.gkLastUsedWritten ??= new Map<string, number>());
@@ -79,14 +102,16 @@ export async function authenticateToken(db: Database, presented: string, now = n
       purpose: apiTokens.purpose,
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
+      guest: isGuestOwner,
     })
     .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, hash))
     .limit(1);
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked" };
   if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: "expired" };
-  const token = { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes, purpose: row.purpose };
+  const token: AuthToken = { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes, purpose: row.purpose, guest: row.guest };
   if (env.AUTH_CACHE_TTL_MS > 0) {
     authCache.delete(hash);
     authCache.set(hash, { token, expiresAt: row.expiresAt, until: now.getTime() + env.AUTH_CACHE_TTL_MS });
@@ -173,17 +198,65 @@ export async function listApiTokens(db: Database, userId?: string) {
 /** Owns the intents guests make through the store's own pages. */
 export const STOREFRONT_GUEST_EMAIL = "guests@storefront.giftkey.invalid";
 const STOREFRONT_SCOPES: ApiScope[] = ["catalog:read", "gifts:verify", "gear:create", "intents:read"];
+const FOREIGN_KEY_VIOLATION = "23503";
+
+const isGuestOwner = sql<boolean>`lower(${users.email}) = ${STOREFRONT_GUEST_EMAIL}`;
+
+// Per process and per database (tests open many), and a promise rather than an id: concurrent first
+// issuances wait for one lookup instead of each running their own.
+const guestOwners = (processWide.gkGuestOwners ??= new WeakMap<Database, Promise<string>>());
+
+/**
+ * The guest owner's id, looked up (and created, the first time ever) once per process. It must be
+ * a system user without a password: one that someone signed up with would be handed every guest's
+ * intents, so issuing a guest token then fails instead.
+ */
+function guestOwnerId(db: Database): Promise<string> {
+  let owner = guestOwners.get(db);
+  if (!owner) {
+    owner = resolveGuestOwner(db);
+    guestOwners.set(db, owner);
+    // A failure is not remembered: the next issuance tries again.
+    owner.catch(() => guestOwners.get(db) === owner && guestOwners.delete(db));
+  }
+  return owner;
+}
+
+async function resolveGuestOwner(db: Database): Promise<string> {
+  await db.insert(users).values({ email: STOREFRONT_GUEST_EMAIL, name: "Storefront guests" }).onConflictDoNothing();
+  const [row] = await db
+    .select({ id: users.id, hasPassword: sql<boolean>`${users.passwordHash} IS NOT NULL` })
+    .from(users)
+    .where(isGuestOwner)
+    .limit(1);
+  if (!row) throw new Error(`could not create the storefront guest owner ${STOREFRONT_GUEST_EMAIL}`);
+  if (row.hasPassword) throw new Error(`the storefront guest owner ${STOREFRONT_GUEST_EMAIL} has a password: it was signed up as an account and must not own guests' intents`);
+  return row.id;
+}
+
+function sqlStateOf(err: unknown): string | undefined {
+  return ((err as { cause?: { code?: string } }).cause ?? (err as { code?: string }))?.code;
+}
 
 /**
  * A short-lived token for one browser session of the store's own pages: the pages call the same
  * /api/v1 endpoints as partners do, with this instead of a long-lived secret. A signed-in shopper's
- * token belongs to them (their intents are theirs); a guest's belongs to the storefront's guest owner.
+ * token belongs to them (their intents are theirs); a guest's belongs to the storefront's guest
+ * owner, and what it makes is visible to that token alone (`ownershipOf`).
  */
 export async function issueStorefrontToken(db: Database, userId: string | null): Promise<{ token: string; expiresAt: Date }> {
-  const owner = userId ?? (await ensureUser(db, STOREFRONT_GUEST_EMAIL, "Storefront guests"));
   const expiresAt = new Date(Date.now() + env.STOREFRONT_TOKEN_TTL_SECONDS * 1000);
-  const created = await createApiToken(db, { userId: owner, name: "storefront session", scopes: STOREFRONT_SCOPES, expiresAt, purpose: "storefront" });
-  return { token: created.token, expiresAt };
+  const create = (owner: string) =>
+    createApiToken(db, { userId: owner, name: "storefront session", scopes: STOREFRONT_SCOPES, expiresAt, purpose: "storefront" });
+  if (userId) return { token: (await create(userId)).token, expiresAt };
+  try {
+    return { token: (await create(await guestOwnerId(db))).token, expiresAt };
+  } catch (err) {
+    // The cached owner was deleted since (a foreign-key violation): look it up, or create it, afresh.
+    if (sqlStateOf(err) !== FOREIGN_KEY_VIOLATION) throw err;
+    guestOwners.delete(db);
+    return { token: (await create(await guestOwnerId(db))).token, expiresAt };
+  }
 }
 
 /** Revokes by id or by display prefix; returns how many tokens were revoked (0 or 1). */

@@ -4,6 +4,7 @@ import { burnVerification, hashPassword, needsRehash, verifyPassword } from "@/l
 import type { Database } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import type { SignInRequest, SignUpRequest } from "@/lib/schemas/account";
+import { STOREFRONT_GUEST_EMAIL } from "./tokens";
 
 export interface AccountUser {
   id: string;
@@ -19,6 +20,8 @@ const accountColumns = { id: users.id, email: users.email, name: users.name };
  * proving the mailbox would hand over someone else's tokens and intents.
  */
 export async function registerUser(db: Database, input: SignUpRequest): Promise<{ ok: true; user: AccountUser } | { ok: false; reason: "email_taken" }> {
+  // Reserved even before the first guest makes it exist: its owner holds every guest's intents.
+  if (input.email.toLowerCase() === STOREFRONT_GUEST_EMAIL) return { ok: false, reason: "email_taken" };
   const passwordHash = await hashPassword(input.password);
   // The unique index on lower(email) decides races between two sign-ups of one address.
   const [row] = await db

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { answerClusterMetricsRequests } from "@/lib/cluster-metrics";
 import { env } from "@/lib/env";
 import { startCluster, type Cluster } from "./cluster";
 
@@ -43,6 +44,8 @@ export async function startServerCluster(options: ServerClusterOptions): Promise
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     log,
   });
+  // A scrape of /api/metrics reaches one server process, which asks this process for all of them.
+  answerClusterMetricsRequests();
   return Object.assign(cluster, { workers, poolSize });
 }
 

@@ -101,6 +101,43 @@ describe("GET /intents/{intentId}", () => {
   });
 });
 
+describe("guests' storefront tokens", () => {
+  // Every guest's token belongs to the one guest owner: what one guest makes is that token's alone.
+  const guestToken = async (): Promise<string> => {
+    const res = await fetch(`${base()}/api/storefront/token`, { method: "POST", headers: { "sec-fetch-site": "same-origin" } });
+    const issued = (await res.json()) as { token: string; owner: string };
+    expect(issued.owner).toBe("guest");
+    return issued.token;
+  };
+
+  it("cannot read another guest's intent: 404 exactly as for an unknown id", async () => {
+    const [a, b] = [await guestToken(), await guestToken()];
+    const created = await api("/api/v1/gear", { token: a, body: gearBody({ email: "guest-a@example.com" }) });
+    expect(created.status).toBe(201);
+    const id = created.body.intentId as string;
+    expect((await api(`/api/v1/intents/${id}`, { token: a })).status).toBe(200);
+    const theirs = await api(`/api/v1/intents/${id}`, { token: b });
+    const unknown = await api(`/api/v1/intents/${UNKNOWN}`, { token: b });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual({ code: 404, message: `intent ${id} not found` });
+    expect(unknown.body).toEqual({ code: 404, message: `intent ${UNKNOWN} not found` });
+  });
+
+  it("never replay each other's Idempotency-Key: each guest's key makes its own intent", async () => {
+    const [a, b] = [await guestToken(), await guestToken()];
+    const key = crypto.randomUUID();
+    const body = gearBody({ email: "guest-keys@example.com" });
+    const first = await api("/api/v1/gear", { token: a, body, headers: { "idempotency-key": key } });
+    const second = await api("/api/v1/gear", { token: b, body, headers: { "idempotency-key": key } });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers.get("idempotent-replayed")).toBeNull();
+    expect(second.body.intentId).not.toBe(first.body.intentId);
+    const again = await api("/api/v1/gear", { token: a, body, headers: { "idempotency-key": key } });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+  });
+});
+
 describe("creation answers", () => {
   it("carry the payment page's URL", async () => {
     const gift = await api("/api/v1/gifts/verify", { body: giftBody() });

@@ -11,7 +11,7 @@ import {
   type IdempotentRequest,
 } from "@/lib/services/idempotency";
 import { reserveGear } from "@/lib/services/gear";
-import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
+import { createApiToken, ensureUser, ownershipOf, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
 const ROUTE = "POST /api/v1/gear";
@@ -22,7 +22,7 @@ let other: AuthToken;
 async function tokenFor(email: string): Promise<AuthToken> {
   const userId = await ensureUser(t.db, email);
   const created = await createApiToken(t.db, { userId, name: email, scopes: ["gear:create"] });
-  return { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api" };
+  return { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
 }
 
 beforeAll(async () => {
@@ -38,7 +38,7 @@ const body = (email = "g@example.com") => ({ account: "76561198000000001", platf
 
 /** What the gear route does, with the key's transaction as its database. */
 function createGear(who: AuthToken, raw: Record<string, unknown>, key: string, route = ROUTE): Promise<Response> {
-  const request: IdempotentRequest = { userId: who.userId, key, route, body: raw };
+  const request: IdempotentRequest = { ...ownershipOf(who), key, route, body: raw };
   return withIdempotency(t.db, request, async (tx: Transaction) =>
     Response.json(await reserveGear(tx, who, gearIntentRequestSchema.parse(raw), "https://store.test"), { status: 201 }),
   );
@@ -126,7 +126,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("stores nothing for a non-2xx response either, and rolls back what the handler wrote", async () => {
-    const request = { userId: owner.userId, key: "key-non-2xx", route: ROUTE, body: {} };
+    const request = { ...ownershipOf(owner), key: "key-non-2xx", route: ROUTE, body: {} };
     const res = await withIdempotency(t.db, request, async (tx) => {
       await reserveGear(tx, owner, gearIntentRequestSchema.parse(body("non2xx@example.com")), "https://store.test");
       return Response.json({ code: 422, message: "no" }, { status: 422 });

@@ -29,7 +29,7 @@ let stranger: AuthToken;
 async function tokenFor(email: string): Promise<AuthToken> {
   const userId = await ensureUser(t.db, email);
   const created = await createApiToken(t.db, { userId, name: email, scopes: ["gifts:verify", "gear:create", "intents:read"] });
-  return { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api" };
+  return { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
 }
 
 beforeAll(async () => {

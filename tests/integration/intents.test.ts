@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   const userId = await ensureUser(t.db, "integration@example.com");
   const created = await createApiToken(t.db, { userId, name: "integration", scopes: ["gifts:verify", "gear:create"] });
-  token = { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api" };
+  token = { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
 });
 
 afterAll(() => t?.close());

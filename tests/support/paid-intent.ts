@@ -25,7 +25,7 @@ export async function payIntentWithCallback(db: Database, callbackUrl: string, o
     VALUES (730, 'webhook-crate', 'Webhook Crate', 12345, 100000) ON CONFLICT DO NOTHING`);
   const created = await reserveGear(
     db,
-    { id: token.id, userId, name: token.name, scopes: token.scopes, purpose: "api" },
+    { id: token.id, userId, name: token.name, scopes: token.scopes, purpose: "api", guest: false },
     gearIntentRequestSchema.parse({ account: "76561198000000001", platform: "730", item: "webhook-crate", email: "gamer@example.com", callbackUrl }),
     ORIGIN,
   );

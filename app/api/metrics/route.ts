@@ -1,9 +1,9 @@
-// GET /api/metrics - Prometheus metrics of this process, behind METRICS_TOKEN (404 while it is unset)
+// GET /api/metrics - Prometheus metrics of the whole server (every process of a cluster), behind METRICS_TOKEN (404 while it is unset)
 import { createHash, timingSafeEqual } from "node:crypto";
 import { errorResponse, unauthorized } from "@/lib/api/errors";
 import { withRequestContext } from "@/lib/api/request-context";
 import { env } from "@/lib/env";
-import { metrics } from "@/lib/metrics";
+import { collectMetrics, metrics } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +19,9 @@ export const GET = withRequestContext(
       const refused = presented ? unauthorized("the metrics token is not valid", "invalid_token") : unauthorized("missing bearer token: send Authorization: Bearer <METRICS_TOKEN>");
       return errorResponse(refused.status, refused.message, refused.headers);
     }
-    return new Response(await metrics.registry.metrics(), {
+    const collected = await collectMetrics();
+    if (!collected.ok) return errorResponse(503, `the cluster's metrics could not be collected: ${collected.reason}; try again`, { "Retry-After": "5" });
+    return new Response(collected.metrics, {
       headers: { "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" },
     });
   },
