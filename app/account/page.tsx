@@ -11,6 +11,7 @@ import { getSessionUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
+import { effectiveStatus } from "@/lib/intents/states";
 import { listUserIntents, type UserIntent } from "@/lib/services/account";
 import { listApiTokens } from "@/lib/services/tokens";
 import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
@@ -43,12 +44,12 @@ function tokenRow(token: Awaited<ReturnType<typeof listApiTokens>>[number], now:
 }
 
 function intentRow(intent: UserIntent, locale: string, now: Date): IntentRow {
-  const lapsed = intent.status === "requires_payment" && intent.expiresAt <= now;
+  const status = effectiveStatus(intent.status, intent.expiresAt, now);
   return {
     id: intent.id,
     kind: intent.kind,
-    status: lapsed ? "expired" : intent.status,
-    payable: intent.status === "requires_payment" && !lapsed,
+    status,
+    payable: status === "requires_payment",
     gameTitle: (locale === "ru" ? intent.gameTitleRu : null) ?? intent.gameTitle,
     itemTitle: intent.itemTitle,
     intentAmount: intent.intentAmount,

@@ -4,11 +4,10 @@ import Link from "next/link";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { intlLocale } from "@/lib/i18n/config";
 import { format, plural } from "@/lib/i18n/format";
+import type { IntentStatus } from "@/lib/intents/states";
 import { formatRub } from "@/lib/money";
 import { LocalTime } from "./local-time";
 import { linkClass, primaryButtonClass } from "./styles";
-
-type IntentStatus = "requires_payment" | "paid" | "fulfilled" | "canceled" | "expired";
 
 export interface IntentCallbackRow {
   id: string;
