@@ -4,9 +4,11 @@ import pg from "pg";
 
 export { expect };
 
+/** Runs SQL against the database of the app under test, to check what a flow wrote or to set one up. */
+export type DbQuery = <R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
+
 interface Fixtures {
-  /** Runs SQL against the database of the app under test, to check what a flow wrote. */
-  dbQuery: <R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
+  dbQuery: DbQuery;
 }
 
 export const test = base.extend<Fixtures>({
@@ -16,15 +18,26 @@ export const test = base.extend<Fixtures>({
     await provide(url);
   },
   dbQuery: async ({}, provide) => {
-    const pool = new pg.Pool({ connectionString: process.env.E2E_DATABASE_URL, max: 2 });
+    const connectionString = process.env.E2E_DATABASE_URL;
+    if (!connectionString) throw new Error("E2E_DATABASE_URL is not set: run the specs through playwright.config.ts (its global setup starts the app)");
+    const pool = new pg.Pool({ connectionString, max: 2 });
     await provide(async (text, values) => (await pool.query(text, values)).rows);
     await pool.end();
   },
 });
 
-/** axe-core on the current page: no serious or critical violations (WCAG 2.1 A/AA rules). */
-export async function expectAccessible(page: Page, context = ""): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+interface AccessibilityCheck {
+  /** Names the page in the failure message. */
+  context?: string;
+  /** Every rule axe runs by default (best practices and WCAG 2.2 too), not only the WCAG 2.1 A/AA ones. */
+  allRules?: boolean;
+}
+
+/** axe-core on the current page: no serious or critical violations (WCAG 2.1 A/AA rules unless `allRules`). */
+export async function expectAccessible(page: Page, check: string | AccessibilityCheck = {}): Promise<void> {
+  const { context = "", allRules = false } = typeof check === "string" ? { context: check } : check;
+  const axe = new AxeBuilder({ page });
+  const results = await (allRules ? axe : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();
   const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const summary = blocking.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
   expect(summary, `axe violations${context ? ` on ${context}` : ""}`).toEqual([]);

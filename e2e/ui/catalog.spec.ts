@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../fixtures";
+import { expect, expectAccessible, test } from "../fixtures";
 
 // The catalog (home page) as a shopper uses it. Demo anchors (README): 1091500 Cyberpunk 2077 50 % off,
 // 620 Portal 2 399 ₽, 999990 Hollow Frontier coming soon, 999991 Silent Harbor / «Тихая гавань» no price.
@@ -17,12 +16,6 @@ const collection = (page: Page) => page.getByRole("navigation", { name: "Под�
 async function totalCount(page: Page): Promise<number> {
   const text = (await total(page).textContent()) ?? "";
   return Number(/Найден[оа]\s+([\d\s\u00a0\u202f]+)\s+игр/.exec(text)?.[1]?.replace(/\D/g, ""));
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 test("the first page comes rendered from the server, with the total, and the browser does not fetch it again", async ({ page }) => {
@@ -46,7 +39,7 @@ test("the first page comes rendered from the server, with the total, and the bro
   await page.waitForLoadState("load");
   await page.waitForTimeout(1500);
   expect(catalogCalls).toEqual([]);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page, { allRules: true });
 });
 
 test("filtering by genre updates the URL, the cards and the total", async ({ page }) => {
@@ -176,7 +169,7 @@ test("an empty result explains itself and offers the way back", async ({ page })
   await searchbox(page).fill("zzqxw");
   await expect(page.getByText("Ничего не нашлось")).toBeVisible();
   await expect(page.getByText("По запросу «zzqxw» игр нет")).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page, { allRules: true });
   await page.getByRole("link", { name: "Искать без «zzqxw»" }).click();
   await expect(page).toHaveURL(/\/\?genre=horror$/);
   await expect(cards(page).first()).toContainText("Тихая гавань");
@@ -220,7 +213,7 @@ test("the language switch shows the store in English and back in Russian; prices
   await expect(page.getByRole("link", { name: "Specials" })).toHaveAttribute("aria-current", "true");
   await expect(page.getByRole("button", { name: "EN" })).toHaveAttribute("aria-pressed", "true");
   await expect(cards(page).filter({ hasText: "Cyberpunk 2077" })).toContainText("₽1,499.50");
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page, { allRules: true });
 
   await page.reload();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");

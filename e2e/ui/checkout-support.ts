@@ -1,35 +1,12 @@
-import { expect, type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
-import pg from "pg";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
-// Shared by the checkout specs (gift, gear, attribution). The database is the one the server under
-// test uses: E2E_DATABASE_URL, else DATABASE_URL.
-
-export async function dbQuery<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
-  const connectionString = process.env.E2E_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!connectionString) throw new Error("set E2E_DATABASE_URL to the database the server under test uses");
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+// Shared by the specs that buy something: the checkout forms (gift, gear, attribution) and the
+// payment page (pay, security headers).
 
 /** An amount as Intl writes it ("1 312,50 ₽"), matching whichever space the platform's ICU puts in. */
 export function money(text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s\\u00a0\\u202f]");
   return new RegExp(`^${escaped}$`);
-}
-
-/** No serious or critical axe violations on the page as it is now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  expect(bad).toEqual([]);
 }
 
 /** Nothing sticks out sideways at the current viewport (a phone's 390 px). */
@@ -58,4 +35,17 @@ export async function intentIdFromSummary(page: Page, linkName: string | RegExp)
   const id = href?.replace(/^\/pay\//, "") ?? "";
   expect(id).toMatch(INTENT_ID);
   return id;
+}
+
+/** A gear intent made through the public API with a storefront session token, as the store's own form makes it. */
+export async function createGearIntent(request: APIRequestContext, baseURL: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const session = await request.post("/api/storefront/token", { headers: { origin: baseURL } });
+  expect(session.ok()).toBe(true);
+  const { token } = (await session.json()) as { token: string };
+  const created = await request.post("/api/v1/gear", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "e2e@example.com", ...extra },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { intentId: string }).intentId;
 }

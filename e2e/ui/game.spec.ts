@@ -1,16 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../fixtures";
+import { expect, expectAccessible, test } from "../fixtures";
 
 // The game page (/games/[appId]) with the README's demo anchors.
 
 test.use({ locale: "ru-RU" });
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 const editions = (page: Page) => page.getByRole("region", { name: "Издания" }).getByRole("row");
 
@@ -30,7 +23,7 @@ test("a game shows its description, genres, editions with prices, gift regions a
   await page.getByRole("link", { name: "Купить в подарок" }).click();
   await expect(page).toHaveURL(/\/games\/620#checkout$/);
   await expect(page.locator("#checkout")).toBeInViewport();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page, { allRules: true });
 });
 
 test("a discounted game shows the percent, the struck full price and each edition's price", async ({ page }) => {
@@ -125,6 +118,6 @@ test.describe("in English", () => {
     await expect(page.getByRole("link", { name: "Buy as a gift" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Editions" })).toContainText("₽4,499");
     await expect(page.getByRole("region", { name: "Where it can be gifted" })).toContainText("Kazakhstan");
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessible(page, { allRules: true });
   });
 });

@@ -1,20 +1,8 @@
-import type { APIRequestContext } from "@playwright/test";
 import { expect, expectAccessible, screenshot, test } from "../fixtures";
+import { createGearIntent } from "./checkout-support";
 
 // The hosted payment page as a shopper uses it. Intents are created through the public API with a
 // storefront session token, so the spec needs nothing but a running store (baseURL).
-
-async function createGearIntent(request: APIRequestContext, baseURL: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const session = await request.post("/api/storefront/token", { headers: { origin: baseURL } });
-  expect(session.ok()).toBe(true);
-  const { token } = (await session.json()) as { token: string };
-  const created = await request.post("/api/v1/gear", {
-    headers: { authorization: `Bearer ${token}` },
-    data: { account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "e2e@example.com", ...extra },
-  });
-  expect(created.status()).toBe(201);
-  return ((await created.json()) as { intentId: string }).intentId;
-}
 
 test.use({ locale: "ru-RU" });
 

@@ -1,5 +1,6 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
+import { createGearIntent } from "./checkout-support";
 
 // The pages work under their Content Security Policy: no violation reported, scripts hydrate (a
 // client-side interaction works), and the payment form may still redirect to a partner's URL.
@@ -54,17 +55,6 @@ async function expectHydrated(page: Page) {
     .toBe(true);
 }
 
-async function createIntent(request: APIRequestContext, baseURL: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const session = await request.post("/api/storefront/token", { headers: { origin: baseURL } });
-  const { token } = (await session.json()) as { token: string };
-  const created = await request.post("/api/v1/gear", {
-    headers: { authorization: `Bearer ${token}` },
-    data: { account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "csp@example.com", ...extra },
-  });
-  expect(created.status()).toBe(201);
-  return ((await created.json()) as { intentId: string }).intentId;
-}
-
 for (const path of ["/", "/games/620", "/gear", "/sign-in", "/sign-up", "/docs/api"]) {
   test(`${path} loads and hydrates without a violation`, async ({ page }) => {
     const violations = await watchViolations(page);
@@ -91,7 +81,7 @@ test("the account page works for a signed-in shopper without a violation", async
 
 test("the payment page pays and its form may redirect to the partner's https successUrl", async ({ page, request, baseURL }) => {
   const violations = await watchViolations(page);
-  const intentId = await createIntent(request, baseURL!, { successUrl: "https://partner.example/orders/42?paid=1" });
+  const intentId = await createGearIntent(request, baseURL!, { email: "csp@example.com", successUrl: "https://partner.example/orders/42?paid=1" });
   // Offline: the partner's site is played by the test. The browser checks form-action before this.
   await page.route("https://partner.example/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Partner</h1>" }));
   await expectStrictPolicy(page, `/pay/${intentId}`);
