@@ -19,7 +19,7 @@ import { upsertGearItems } from "@/lib/services/catalog-write";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
-import { freeLoopbackPort, stopChild } from "./lib/processes";
+import { databaseUrl, freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
 import { assess, mib, ms, printClusterReport, printReport, type ClusterRow, type Durability, type Kind, type Row } from "./bench/report";
 
 const BENCH_DB = "gk_bench";
@@ -291,7 +291,7 @@ async function checkDurability(pool: pg.Pool, tokenId: string, created: { gift: 
 async function postgresServer(): Promise<string> {
   if (env.DATABASE_URL) {
     console.log(`PostgreSQL: DATABASE_URL (${new URL(env.DATABASE_URL).host}).`);
-    return withDatabase(env.DATABASE_URL, "postgres");
+    return databaseUrl(env.DATABASE_URL, "postgres");
   }
   const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freeLoopbackPort(), database: "postgres" });
   stops.push(() => handle.stop());
@@ -304,7 +304,7 @@ async function postgresServer(): Promise<string> {
  * reused (the seed is deterministic); anything else, or --fresh, is dropped and seeded again.
  */
 async function prepareDatabase(adminUrl: string) {
-  const url = withDatabase(adminUrl, BENCH_DB);
+  const url = databaseUrl(adminUrl, BENCH_DB);
   const marker = `bench seed: ${options.games} games`;
   const admin = createPool(adminUrl, 1);
   let reused = false;
@@ -350,12 +350,6 @@ async function prepareDatabase(adminUrl: string) {
   }
 }
 
-function withDatabase(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${encodeURIComponent(database)}`;
-  return url.toString();
-}
-
 // ---- servers ----
 
 /** Builds when there is no production build, or one made before the floor route existed. */
@@ -386,7 +380,7 @@ async function startPlainServer(): Promise<string> {
  * `next start` with the floor route on, or with `workers` the production start's cluster of that many
  * processes (scripts/serve.ts); `stop()` returns the peak RSS of its process tree.
  */
-async function startNext(databaseUrl: string, label: string, extraEnv: Record<string, string>, workers?: number) {
+async function startNext(dbUrl: string, label: string, extraEnv: Record<string, string>, workers?: number) {
   const port = await freeLoopbackPort();
   fs.mkdirSync(LOG_DIR, { recursive: true });
   const logFile = path.join(LOG_DIR, `next-${label}.log`);
@@ -403,7 +397,7 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
       // The production configuration, with one token allowed the whole benchmark's load: the limit's
       // database statement is still paid on every request.
       RATE_LIMIT_PER_TOKEN: "10000000",
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: dbUrl,
       PORT: String(port),
       BENCH_FLOOR: "1",
       ...(workers === undefined ? {} : { WEB_CONCURRENCY: String(workers) }),
@@ -422,17 +416,17 @@ async function startNext(databaseUrl: string, label: string, extraEnv: Record<st
     })());
   stops.push(stop);
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see ${logFile}`);
-    const res = await fetch(`${origin}/api/bench/floor?bytes=2`).catch(() => null);
-    // Every process of a cluster logs "Ready" once it listens; the first one answering is not all of them.
-    const listening = (fs.readFileSync(logFile, "utf8").match(/Ready in/g) ?? []).length;
-    if (res?.ok && listening >= (workers ?? 1)) break;
-    if (res && !res.ok) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
-    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s; see ${logFile}`);
-    await sleep(200);
-  }
+  await waitUntilServing({
+    url: `${origin}/api/bench/floor?bytes=2`,
+    child,
+    logFile,
+    showLog: "path",
+    answered: (res) => {
+      if (!res.ok) throw new Error(`the floor route answered ${res.status}; see ${logFile}`);
+      // Every process of a cluster logs "Ready" once it listens; the first one answering is not all of them.
+      return (fs.readFileSync(logFile, "utf8").match(/Ready in/g) ?? []).length >= (workers ?? 1);
+    },
+  });
   console.log(`Next (${label}${extraEnv.CATALOG_CACHE_TTL_MS ? `, CATALOG_CACHE_TTL_MS=${extraEnv.CATALOG_CACHE_TTL_MS}` : ""}) on ${origin}, log ${logFile}.`);
   return {
     origin,

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
-import { stopChild } from "@/scripts/lib/processes";
+import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
-import { startNextProcess, type NextProcess } from "@/tests/support/next-process";
 
 // A server of its own with small limits (the shared one keeps them out of the other tests' way).
 const METRICS_TOKEN = "metrics-token-for-the-rate-limit-tests";

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
 import { verifyWebhook, webhookMessageId } from "@/lib/webhooks/signature";
+import { startNextProcess, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
-import { startNextProcess, type NextProcess } from "@/tests/support/next-process";
 import { payIntentWithCallback, until } from "@/tests/support/paid-intent";
 import { startReceiver, type Receiver } from "@/tests/support/receiver";
 

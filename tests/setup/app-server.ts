@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -6,8 +6,7 @@ import type { TestProject } from "vitest/node";
 import { createDb, createPool } from "@/lib/db/client";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser, revokeApiToken } from "@/lib/services/tokens";
-import { stopChild } from "@/scripts/lib/processes";
-import { adminQuery, databaseUrl, freeLoopbackPort } from "@/tests/support/db";
+import { createDatabase, dropDatabase, startNextProcess, stopChild } from "@/scripts/lib/processes";
 
 export interface AppTokens {
   /** Every scope. */
@@ -40,58 +39,37 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const root = project.config.root;
   const { pgAdminUrl, pgTemplateDb } = project.getProvidedContext();
   const dbName = `${pgTemplateDb.replace(/^gk_template_/, "gk_test_")}_http_${crypto.randomBytes(3).toString("hex")}`;
-  await adminQuery(pgAdminUrl, (c) => `CREATE DATABASE ${c.escapeIdentifier(dbName)} TEMPLATE ${c.escapeIdentifier(pgTemplateDb)}`);
-  const url = databaseUrl(pgAdminUrl, dbName);
+  const url = await createDatabase(pgAdminUrl, dbName, { template: pgTemplateDb });
   const tokens = await createTokens(url);
 
   if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) {
-    const build = spawnSync(process.execPath, [nextBin(root), "build"], { cwd: root, stdio: "inherit" });
+    const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
   }
 
-  const port = await freeLoopbackPort();
-  const logFile = path.join(root, ".data/test-logs/next-http.log");
-  fs.mkdirSync(path.dirname(logFile), { recursive: true });
-  const log = fs.openSync(logFile, "w");
-  const server = spawn(process.execPath, [nextBin(root), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      NODE_ENV: "production",
-      // A production server refuses sessions without AUTH_SECRET; the tests' sessions live for this run only.
-      AUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
-      // Callbacks in HTTP tests go to receivers on this machine, and retry within a test's time.
-      WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
-      WEBHOOK_RETRY_SCHEDULE: "200ms,500ms,1s",
-      WORKER_POLL_MS: "100",
-      // The tests play the reverse proxy: the X-Forwarded-For they send names the client.
-      TRUST_PROXY: "1",
-      // Limits on, high enough that no test but the ones about limits meets them (the race
-      // tests send hundreds of requests with one token; the hostile-input properties many more).
-      RATE_LIMIT_PER_TOKEN: "1000000",
-      RATE_LIMIT_PER_IP: "1000000",
-      RATE_LIMIT_PROMO: "1000000",
-    },
-    stdio: ["ignore", log, log],
+  const server = await startNextProcess("next-http", {
+    DATABASE_URL: url,
+    // Callbacks in HTTP tests go to receivers on this machine, and retry within a test's time.
+    WEBHOOK_ALLOW_HOSTS: "127.0.0.1,localhost",
+    WEBHOOK_RETRY_SCHEDULE: "200ms,500ms,1s",
+    WORKER_POLL_MS: "100",
+    // The tests play the reverse proxy: the X-Forwarded-For they send names the client.
+    TRUST_PROXY: "1",
+    // Limits on, high enough that no test but the ones about limits meets them (the race
+    // tests send hundreds of requests with one token; the hostile-input properties many more).
+    RATE_LIMIT_PER_TOKEN: "1000000",
+    RATE_LIMIT_PER_IP: "1000000",
+    RATE_LIMIT_PROMO: "1000000",
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilServing(baseUrl, server, logFile);
 
-  project.provide("appBaseUrl", baseUrl);
+  project.provide("appBaseUrl", server.baseUrl);
   project.provide("appDatabaseUrl", url);
   project.provide("appTokens", tokens);
 
   return async () => {
-    await stopChild(server);
-    fs.closeSync(log);
-    await adminQuery(pgAdminUrl, (c) => `DROP DATABASE IF EXISTS ${c.escapeIdentifier(dbName)} WITH (FORCE)`);
+    await stopChild(server.child);
+    await dropDatabase(pgAdminUrl, dbName);
   };
-}
-
-function nextBin(root: string): string {
-  return path.join(root, "node_modules/next/dist/bin/next");
 }
 
 const ALL_SCOPES = [...API_SCOPES];
@@ -119,21 +97,4 @@ async function createTokens(url: string): Promise<AppTokens> {
   } finally {
     await pool.end();
   }
-}
-
-async function waitUntilServing(baseUrl: string, server: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) {
-      throw new Error(`next start exited with ${server.exitCode}:\n${fs.readFileSync(logFile, "utf8")}`);
-    }
-    try {
-      const res = await fetch(`${baseUrl}/api/v1/openapi.json`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`next start did not answer within 60 s:\n${fs.readFileSync(logFile, "utf8")}`);
 }

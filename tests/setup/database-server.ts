@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import type { TestProject } from "vitest/node";
 import { createDb, createPool } from "@/lib/db/client";
 import { startEmbeddedPostgres, stopEmbeddedPostgres, type DatabaseHandle } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
 import { seedDemoData } from "@/lib/demo/seed";
-import { databaseUrl, freeLoopbackPort } from "@/tests/support/db";
+import { createDatabase, freeLoopbackPort, withClient } from "@/scripts/lib/processes";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -73,8 +73,7 @@ async function testServer(root: string): Promise<DatabaseHandle> {
 }
 
 async function createTemplate(adminUrl: string, template: string): Promise<void> {
-  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${c.escapeIdentifier(template)}`));
-  const url = databaseUrl(adminUrl, template);
+  const url = await createDatabase(adminUrl, template);
   await migrateDatabase(url);
   const pool = createPool(url, 4);
   try {
@@ -96,7 +95,7 @@ async function dropRunDatabases(adminUrl: string, template: string): Promise<voi
       "SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $2)",
       [template, `${testPrefix}_`],
     );
-    for (const { datname } of rows) await dropDatabase(c, datname);
+    for (const { datname } of rows) await dropEvenTemplate(c, datname);
   });
 }
 
@@ -108,25 +107,16 @@ async function dropAbandonedDatabases(adminUrl: string): Promise<void> {
     );
     for (const { datname } of rows) {
       const pid = Number(datname.split("_")[2]);
-      if (!isAlive(pid)) await dropDatabase(c, datname);
+      if (!isAlive(pid)) await dropEvenTemplate(c, datname);
     }
   });
 }
 
-async function dropDatabase(c: pg.Client, name: string): Promise<void> {
+/** A template has to be unmarked before it can be dropped. */
+async function dropEvenTemplate(c: pg.Client, name: string): Promise<void> {
   const ident = c.escapeIdentifier(name);
   await c.query(`ALTER DATABASE ${ident} WITH IS_TEMPLATE false`);
   await c.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`);
-}
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 function isAlive(pid: number): boolean {

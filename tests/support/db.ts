@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { inject } from "vitest";
 import { createDb, createPool, type Database } from "@/lib/db/client";
+import { createDatabase, dropDatabase } from "@/scripts/lib/processes";
 
 export interface TestDatabase {
   url: string;
@@ -16,9 +17,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const template = inject("pgTemplateDb");
   // Named after the run's template so the global teardown can drop what a test forgot to close.
   const name = `${template.replace(/^gk_template_/, "gk_test_")}_${crypto.randomBytes(4).toString("hex")}`;
-  await adminQuery(adminUrl, (c) => `CREATE DATABASE ${c.escapeIdentifier(name)} TEMPLATE ${c.escapeIdentifier(template)}`);
-
-  const url = databaseUrl(adminUrl, name);
+  const url = await createDatabase(adminUrl, name, { template });
   const pool = createPool(url);
   let closing: Promise<void> | undefined;
   return {
@@ -28,7 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     close: () =>
       (closing ??= (async () => {
         await pool.end();
-        await adminQuery(adminUrl, (c) => `DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`);
+        await dropDatabase(adminUrl, name);
       })()),
   };
 }
@@ -37,28 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export async function createEmptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject("pgAdminUrl");
   const name = `${inject("pgTemplateDb").replace(/^gk_template_/, "gk_test_")}_${crypto.randomBytes(4).toString("hex")}`;
-  await adminQuery(adminUrl, (c) => `CREATE DATABASE ${c.escapeIdentifier(name)}`);
-  return {
-    url: databaseUrl(adminUrl, name),
-    drop: () => adminQuery(adminUrl, (c) => `DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`),
-  };
-}
-
-/** `serverUrl` with its database replaced by `database`, keeping credentials and query options. */
-export function databaseUrl(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${encodeURIComponent(database)}`;
-  return url.toString();
+  return { url: await createDatabase(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
 }
 
 export { freeLoopbackPort } from "@/scripts/lib/processes";
-
-export async function adminQuery(adminUrl: string, sql: (client: pg.Client) => string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql(client));
-  } finally {
-    await client.end();
-  }
-}
