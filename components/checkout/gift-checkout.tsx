@@ -10,7 +10,8 @@ import { regionName } from "@/lib/i18n/regions";
 import { feeRateToBps, formatRub, quote, type FeeMode } from "@/lib/money";
 import { useVerifyGift } from "@/lib/queries/gifts";
 import type { GameDetails } from "@/lib/schemas/catalog";
-import { GIFT_PLATFORM, giftVerifyRequestSchema, type GiftVerifyInput, type GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { GIFT_PLATFORM } from "@/lib/schemas/gift-params";
+import type { GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { IntentSummary } from "./intent-summary";
 import { useCheckoutForm } from "./use-checkout-form";
 
@@ -24,6 +25,8 @@ export interface GiftCheckoutProps {
 }
 
 /** Fields in the order they appear: the first one with a problem gets the focus. */
+const loadGiftSchema = () => import("@/lib/schemas/gifts").then((m) => m.giftVerifyRequestSchema);
+
 const FIELD_ORDER: CheckoutField[] = ["inviteUrl", "region", "packageId", "email", "fee", "code"];
 const FEE_CHOICES: FeeMode[] = ["excluded", "included", "naive"];
 
@@ -72,7 +75,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   const [values, setValues] = useState<Values>(initial);
   const [result, setResult] = useState<{ response: GiftVerifyResponse; values: Values } | null>(null);
   const verify = useVerifyGift();
-  const form = useCheckoutForm({ schema: giftVerifyRequestSchema, body: requestBody(game.appId, values), fieldOrder: FIELD_ORDER, mutation: verify });
+  const form = useCheckoutForm({ loadSchema: loadGiftSchema, body: requestBody(game.appId, values), fieldOrder: FIELD_ORDER, mutation: verify });
   const { errorFor, register, alertRef, problem } = form;
 
   const update =
@@ -170,7 +173,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
       </h2>
       <p className="mt-1 text-slate-300">{g.intro}</p>
 
-      <form noValidate onSubmit={submit} className="mt-5 space-y-6">
+      <form noValidate onSubmit={submit} onFocus={form.prepare} className="mt-5 space-y-6">
         <TextField
           name="inviteUrl"
           type="url"
@@ -247,7 +250,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
           title={t.checkout.errors.alertTitle}
           message={problem ? (problem.field ? t.checkout.errors.checkFields : problem.message) : null}
         />
-        <SubmitButton pending={verify.isPending} label={g.submit} pendingLabel={g.submitting} />
+        <SubmitButton pending={verify.isPending || form.checking} label={g.submit} pendingLabel={g.submitting} />
       </form>
     </section>
   );

@@ -1,9 +1,8 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { currentAttribution } from "@/lib/attribution";
 import {
   localizeApiError,
   localizeIssues,
@@ -13,7 +12,13 @@ import {
   type FieldErrors,
 } from "@/lib/i18n/checkout-errors";
 import { ApiRequestError } from "@/lib/queries/api-client";
+import type { Attribution } from "@/lib/schemas/common";
 import { useFocusRequest } from "./use-focus-request";
+
+interface Checks {
+  schema: z.ZodType;
+  currentAttribution: () => Attribution | undefined;
+}
 
 interface Mutation<Body, Response> {
   isPending: boolean;
@@ -25,14 +30,19 @@ interface Mutation<Body, Response> {
  * has tried to submit, then as they type), the first field with a problem gets the focus, the
  * visit's attribution goes with the request, and the store's answer is shown by field in the
  * shopper's language. A field's problem from the store stands until that field changes.
+ *
+ * The schema module and the attribution reader (and zod with them, a third of the page's script)
+ * are fetched when the shopper first focuses the form (`prepare`), not with the page: a visitor
+ * who only looks pays nothing.
  */
 export function useCheckoutForm<Body, Response>({
-  schema,
+  loadSchema,
   body,
   fieldOrder,
   mutation,
 }: {
-  schema: z.ZodType;
+  /** The API's own schema for the body, imported on demand: `() => import("…").then((m) => m.schema)`. */
+  loadSchema: () => Promise<z.ZodType>;
   /** The request body for the form's current values. */
   body: Body;
   /** Fields in the order they appear: the first one with a problem gets the focus. */
@@ -42,17 +52,40 @@ export function useCheckoutForm<Body, Response>({
   const { t } = useI18n();
   const [attempted, setAttempted] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [schema, setSchema] = useState<z.ZodType | null>(null);
+  const [checking, setChecking] = useState(false);
+  const loading = useRef<Promise<Checks> | null>(null);
   const { register, alertRef, requestFocus } = useFocusRequest();
 
-  const parsed = attempted ? schema.safeParse(body) : null;
+  /** Starts fetching the schema and the attribution reader; a failed fetch is tried again on the next call. */
+  function prepare(): Promise<Checks> {
+    loading.current ??= Promise.all([loadSchema(), import("@/lib/attribution")]).then(
+      ([loaded, { currentAttribution }]) => (setSchema(() => loaded), { schema: loaded, currentAttribution }),
+      (err: unknown) => ((loading.current = null), Promise.reject(err)),
+    );
+    return loading.current;
+  }
+
+  const parsed = attempted && schema ? schema.safeParse(body) : null;
   const clientErrors: FieldErrors = parsed && !parsed.success ? localizeIssues(parsed.error, body, t).fields : {};
 
-  function submit(event: FormEvent, { context, onSuccess }: { context?: ApiProblemContext; onSuccess: (response: Response) => void }) {
+  async function submit(event: FormEvent, { context, onSuccess }: { context?: ApiProblemContext; onSuccess: (response: Response) => void }) {
     event.preventDefault();
-    if (mutation.isPending) return;
-    setAttempted(true);
+    if (mutation.isPending || checking) return;
     setProblem(null);
-    const checked = schema.safeParse(body);
+    let checks: Checks;
+    setChecking(true);
+    try {
+      checks = await prepare();
+    } catch (err) {
+      // The script could not be fetched (offline, a deploy replaced it): the same words as a request that failed.
+      setProblem(localizeApiError(null, String(err), t));
+      return requestFocus("alert");
+    } finally {
+      setChecking(false);
+    }
+    setAttempted(true);
+    const checked = checks.schema.safeParse(body);
     if (!checked.success) {
       const { fields, form } = localizeIssues(checked.error, body, t);
       const first = fieldOrder.find((f) => fields[f]);
@@ -60,7 +93,7 @@ export function useCheckoutForm<Body, Response>({
       setProblem({ message: form.join(" ") });
       return requestFocus("alert");
     }
-    const attribution = currentAttribution();
+    const attribution = checks.currentAttribution();
     mutation.mutate(
       { ...body, ...(attribution ? { attribution } : {}) },
       {
@@ -77,6 +110,10 @@ export function useCheckoutForm<Body, Response>({
 
   return {
     submit,
+    /** Call when the shopper reaches the form (its focus event), so the schema is there by the submit. */
+    prepare: () => void prepare().catch(() => {}),
+    /** True while the submit waits for the schema; the button shows it as busy. */
+    checking,
     problem,
     /** The store's answer about this field, else the schema's. */
     errorFor: (field: CheckoutField) => (problem?.field === field ? problem.message : undefined) ?? clientErrors[field],

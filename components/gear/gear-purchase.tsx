@@ -11,7 +11,7 @@ import { intlLocale } from "@/lib/i18n/config";
 import { format, plural } from "@/lib/i18n/format";
 import { formatRub } from "@/lib/money";
 import { gearItemsQueryOptions, useCreateGearIntent } from "@/lib/queries/gear";
-import { gearIntentRequestSchema, type GearIntentInput, type GearIntentResponse, type GearItem } from "@/lib/schemas/gear";
+import type { GearIntentInput, GearIntentResponse, GearItem } from "@/lib/schemas/gear";
 import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
 
 export interface GearPlatform {
@@ -29,6 +29,8 @@ export interface GearPurchaseProps {
   initialItemsAt: number;
   defaultEmail?: string;
 }
+
+const loadGearSchema = () => import("@/lib/schemas/gear").then((m) => m.gearIntentRequestSchema);
 
 const FIELD_ORDER: CheckoutField[] = ["platform", "item", "account", "tradeLink", "email", "code"];
 
@@ -99,7 +101,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     return chosen && chosen.available === 0 ? { ...formValues, item: "" } : formValues;
   }, [items, formValues]);
 
-  const form = useCheckoutForm({ schema: gearIntentRequestSchema, body: requestBody(values), fieldOrder: FIELD_ORDER, mutation: create });
+  const form = useCheckoutForm({ loadSchema: loadGearSchema, body: requestBody(values), fieldOrder: FIELD_ORDER, mutation: create });
   const { register, alertRef, problem } = form;
   const matches = linkMatchesAccount(values.account, values.tradeLink);
   // The store's answer about a field stands until that field is changed (a sold-out item is
@@ -158,7 +160,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   }));
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-6 rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
+    <form noValidate onSubmit={submit} onFocus={form.prepare} className="space-y-6 rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
       <ChoiceGroup
         name="platform"
         legend={gt.platform.legend}
@@ -289,7 +291,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
         title={t.checkout.errors.alertTitle}
         message={problem ? (problem.field ? t.checkout.errors.checkFields : problem.message) : null}
       />
-      <SubmitButton pending={create.isPending} label={gt.submit} pendingLabel={gt.submitting} />
+      <SubmitButton pending={create.isPending || form.checking} label={gt.submit} pendingLabel={gt.submitting} />
     </form>
   );
 }

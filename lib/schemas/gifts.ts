@@ -3,8 +3,7 @@ import "./zod-config";
 import { isInviteUrl } from "@/lib/steam";
 import { FEE_MODES } from "@/lib/money";
 import { CURRENCY_RUB, appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
-
-export const GIFT_PLATFORM = "store-gift" as const;
+import { GIFT_PLATFORM } from "./gift-params";
 
 export const inviteUrlSchema = z
   .string({ error: "target.inviteUrl must be a string" })
