@@ -19,7 +19,11 @@ async function main(): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, early);
 
   const servers = await startServerCluster({ databaseUrl: env.DATABASE_URL, fitPoolToDatabase: false, nextArgs: process.argv.slice(2) });
-  console.log(`Serving on port ${env.PORT} with ${servers.workers} server process${servers.workers === 1 ? "" : "es"} (pid ${process.pid}).`);
+  // Said once every server process listens; a failed start is reported by the cluster and `exited`.
+  servers.ready.then(
+    () => console.log(`Serving on port ${env.PORT} with ${servers.workers} server process${servers.workers === 1 ? "" : "es"} (pid ${process.pid}).`),
+    () => {},
+  );
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.off(signal, early);
     process.on(signal, () => servers.kill(signal));
