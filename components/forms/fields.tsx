@@ -42,7 +42,15 @@ interface TextFieldProps {
   maxLength?: number;
 }
 
-export function TextField({ label, hint, error, note, value, onChange, inputRef, ...input }: TextFieldProps) {
+/** What a labelled control carries so its label, hint and error belong to it. */
+interface ControlProps {
+  id: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+/** A control's label (with an optional note), its hint before it and its error after it. */
+function Labelled({ label, note, hint, error, children }: { label: string; note?: string; hint?: ReactNode; error?: string; children: (control: ControlProps) => ReactNode }) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -57,19 +65,27 @@ export function TextField({ label, hint, error, note, value, onChange, inputRef,
           {hint}
         </p>
       )}
-      <input
-        id={id}
-        ref={inputRef}
-        {...input}
-        type={input.type ?? "text"}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && errorId, hint ? hintId : undefined)}
-        className={`mt-1.5 ${controlClass}`}
-      />
+      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(error && errorId, hint ? hintId : undefined) })}
       <FieldError id={errorId} message={error} />
     </div>
+  );
+}
+
+export function TextField({ label, hint, error, note, value, onChange, inputRef, ...input }: TextFieldProps) {
+  return (
+    <Labelled label={label} note={note} hint={hint} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          ref={inputRef}
+          {...input}
+          type={input.type ?? "text"}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={`mt-1.5 ${controlClass}`}
+        />
+      )}
+    </Labelled>
   );
 }
 
@@ -86,40 +102,28 @@ interface SelectFieldProps {
 }
 
 export function SelectField({ label, hint, error, value, onChange, selectRef, name, placeholder, options }: SelectFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
   return (
-    <div>
-      <label htmlFor={id} className="block font-medium text-slate-100">
-        {label}
-      </label>
-      {hint && (
-        <p id={hintId} className="mt-0.5 text-sm text-slate-400">
-          {hint}
-        </p>
-      )}
-      <select
-        id={id}
-        ref={selectRef}
-        name={name}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && errorId, hint ? hintId : undefined)}
-        className={`mt-1.5 ${controlClass} sm:max-w-xs`}
-      >
-        <option value="" disabled>
-          {placeholder}
-        </option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
+    <Labelled label={label} hint={hint} error={error}>
+      {(control) => (
+        <select
+          {...control}
+          ref={selectRef}
+          name={name}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={`mt-1.5 ${controlClass} sm:max-w-xs`}
+        >
+          <option value="" disabled>
+            {placeholder}
           </option>
-        ))}
-      </select>
-      <FieldError id={errorId} message={error} />
-    </div>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Labelled>
   );
 }
 
