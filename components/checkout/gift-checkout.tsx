@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { ChoiceGroup, FormAlert, SelectField, SubmitButton, TextField, type Choice } from "@/components/forms/fields";
+import { ChoiceGroup, SelectField, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import { intlLocale } from "@/lib/i18n/config";
@@ -12,6 +12,7 @@ import { useVerifyGift } from "@/lib/queries/gifts";
 import type { GameDetails } from "@/lib/schemas/catalog";
 import { GIFT_PLATFORM } from "@/lib/schemas/gift-params";
 import type { GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { CheckoutFormEnd, EmailField, PromoCodeField } from "./checkout-fields";
 import { IntentSummary } from "./intent-summary";
 import { useCheckoutForm } from "./use-checkout-form";
 
@@ -76,7 +77,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   const [result, setResult] = useState<{ response: GiftVerifyResponse; values: Values } | null>(null);
   const verify = useVerifyGift();
   const form = useCheckoutForm({ loadSchema: loadGiftSchema, body: requestBody(game.appId, values), fieldOrder: FIELD_ORDER, mutation: verify });
-  const { errorFor, register, alertRef, problem } = form;
+  const { errorFor, register } = form;
 
   const update =
     <K extends keyof Values>(key: K, field: CheckoutField) =>
@@ -105,13 +106,8 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
       <IntentSummary
         kind="gift"
         description={format(t.checkout.summary.giftTo, { title, region: regionName(sent.region, locale) })}
-        intentId={response.intentId}
-        paymentAmount={response.paymentAmount}
-        intentAmount={response.intentAmount}
-        discountAmount={response.discountAmount}
-        feeAmount={response.feeAmount}
+        intent={response}
         feeIncluded={sent.fee === "included"}
-        expiresAt={response.expiresAt}
         onAnother={() => {
           setResult(null);
           form.reset();
@@ -208,19 +204,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
           error={errorFor("packageId")}
           groupRef={register("packageId")}
         />
-        <TextField
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          spellCheck={false}
-          label={t.checkout.email.label}
-          hint={t.checkout.email.hint}
-          value={values.email}
-          onChange={update("email", "email")}
-          error={errorFor("email")}
-          inputRef={register("email")}
-        />
+        <EmailField form={form} value={values.email} onChange={update("email", "email")} error={errorFor} />
         <ChoiceGroup
           name="fee"
           legend={g.fee.legend}
@@ -231,26 +215,9 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
           error={errorFor("fee")}
           groupRef={register("fee")}
         />
-        <TextField
-          name="code"
-          autoComplete="off"
-          spellCheck={false}
-          label={t.checkout.code.label}
-          note={t.checkout.code.optional}
-          hint={t.checkout.code.hint}
-          value={values.code}
-          onChange={update("code", "code")}
-          error={errorFor("code")}
-          maxLength={64}
-          inputRef={register("code")}
-        />
+        <PromoCodeField form={form} value={values.code} onChange={update("code", "code")} error={errorFor} />
 
-        <FormAlert
-          alertRef={alertRef}
-          title={t.checkout.errors.alertTitle}
-          message={problem ? (problem.field ? t.checkout.errors.checkFields : problem.message) : null}
-        />
-        <SubmitButton pending={verify.isPending || form.checking} label={g.submit} pendingLabel={g.submitting} />
+        <CheckoutFormEnd form={form} pending={verify.isPending} label={g.submit} pendingLabel={g.submitting} />
       </form>
     </section>
   );

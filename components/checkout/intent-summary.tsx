@@ -6,31 +6,28 @@ import { useI18n } from "@/components/i18n/i18n-provider";
 import { intlLocale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { formatRub } from "@/lib/money";
+import type { GiftVerifyResponse } from "@/lib/schemas/gifts";
 
 export interface IntentSummaryProps {
   /** What was ordered, one line ("Gift: Portal 2, region Russia"). */
   description: string;
-  intentId: string;
-  paymentAmount: number;
-  intentAmount: number;
-  discountAmount: number;
-  feeAmount: number;
+  /** The API's answer (gift verify and gear answer alike). */
+  intent: Pick<GiftVerifyResponse, "intentId" | "paymentAmount" | "intentAmount" | "discountAmount" | "feeAmount" | "expiresAt">;
   /** The fee is carved out of the price (`included`) rather than added to it. */
   feeIncluded: boolean;
-  expiresAt: string;
   /** Gear holds a unit of stock until then; a gift only waits. */
   kind: "gift" | "gear";
   onAnother: () => void;
 }
 
 /** The created intent: what it costs and why, until when it holds, and the way on to payment. */
-export function IntentSummary(props: IntentSummaryProps) {
+export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
   const { locale, t } = useI18n();
   const s = t.checkout.summary;
   const money = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
-  const time = new Intl.DateTimeFormat(intlLocale(locale), { hour: "2-digit", minute: "2-digit" }).format(new Date(props.expiresAt));
+  const time = new Intl.DateTimeFormat(intlLocale(locale), { hour: "2-digit", minute: "2-digit" }).format(new Date(intent.expiresAt));
 
   // The form this replaces had focus; the shopper continues from the result.
   useEffect(() => heading.current?.focus(), []);
@@ -45,34 +42,34 @@ export function IntentSummary(props: IntentSummaryProps) {
       <dl className="mt-4 space-y-1.5">
         <div className="flex justify-between gap-6">
           <dt className="text-slate-300">{s.price}</dt>
-          <dd className="tabular-nums">{money(props.intentAmount)}</dd>
+          <dd className="tabular-nums">{money(intent.intentAmount)}</dd>
         </div>
-        {props.discountAmount > 0 && (
+        {intent.discountAmount > 0 && (
           <div className="flex justify-between gap-6">
             <dt className="text-slate-300">{s.discount}</dt>
-            <dd className="tabular-nums text-emerald-300">−{money(props.discountAmount)}</dd>
+            <dd className="tabular-nums text-emerald-300">−{money(intent.discountAmount)}</dd>
           </div>
         )}
         <div className="flex justify-between gap-6">
           <dt className="text-slate-300">{props.feeIncluded ? s.feeIncluded : s.fee}</dt>
-          <dd className="tabular-nums">{props.feeIncluded ? money(props.feeAmount) : `+${money(props.feeAmount)}`}</dd>
+          <dd className="tabular-nums">{props.feeIncluded ? money(intent.feeAmount) : `+${money(intent.feeAmount)}`}</dd>
         </div>
         <div className="flex justify-between gap-6 border-t border-slate-700 pt-2 text-lg font-semibold">
           <dt>{s.toPay}</dt>
           <dd className="tabular-nums" data-testid="payment-amount">
-            {money(props.paymentAmount)}
+            {money(intent.paymentAmount)}
           </dd>
         </div>
       </dl>
 
       <p className="mt-4 text-slate-300">{format(props.kind === "gear" ? s.reserved : s.expires, { time })}</p>
       <p className="mt-1 text-sm text-slate-400">
-        {s.intent}: <span className="break-all font-mono text-slate-300">{props.intentId}</span>
+        {s.intent}: <span className="break-all font-mono text-slate-300">{intent.intentId}</span>
       </p>
 
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-center">
         <Link
-          href={`/pay/${props.intentId}`}
+          href={`/pay/${intent.intentId}`}
           className="rounded-md bg-sky-400 px-5 py-3 text-center font-semibold text-slate-950 hover:bg-sky-300"
         >
           {s.proceed}

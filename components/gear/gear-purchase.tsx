@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState, type FormEvent } from "react";
+import { CheckoutFormEnd, EmailField, PromoCodeField } from "@/components/checkout/checkout-fields";
 import { IntentSummary } from "@/components/checkout/intent-summary";
 import { useCheckoutForm } from "@/components/checkout/use-checkout-form";
-import { ChoiceGroup, FormAlert, SubmitButton, TextField, type Choice } from "@/components/forms/fields";
+import { ChoiceGroup, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import { intlLocale } from "@/lib/i18n/config";
@@ -102,7 +103,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   }, [items, formValues]);
 
   const form = useCheckoutForm({ loadSchema: loadGearSchema, body: requestBody(values), fieldOrder: FIELD_ORDER, mutation: create });
-  const { register, alertRef, problem } = form;
+  const { register } = form;
   const matches = linkMatchesAccount(values.account, values.tradeLink);
   // The store's answer about a field stands until that field is changed (a sold-out item is
   // un-chosen by the refresh, which must not turn "sold out" into "choose an item").
@@ -123,13 +124,8 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
       <IntentSummary
         kind="gear"
         description={format(t.checkout.summary.gearFor, { title: itemTitle, account: sent.account })}
-        intentId={response.intentId}
-        paymentAmount={response.paymentAmount}
-        intentAmount={response.intentAmount}
-        discountAmount={response.discountAmount}
-        feeAmount={response.feeAmount}
+        intent={response}
         feeIncluded={false}
-        expiresAt={response.expiresAt}
         onAnother={() => {
           setResult(null);
           form.reset();
@@ -259,39 +255,10 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
         </div>
       </fieldset>
 
-      <TextField
-        name="email"
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        spellCheck={false}
-        label={t.checkout.email.label}
-        hint={t.checkout.email.hint}
-        value={values.email}
-        onChange={update("email", "email")}
-        error={errorFor("email")}
-        inputRef={register("email")}
-      />
-      <TextField
-        name="code"
-        autoComplete="off"
-        spellCheck={false}
-        label={t.checkout.code.label}
-        note={t.checkout.code.optional}
-        hint={t.checkout.code.hint}
-        value={values.code}
-        onChange={update("code", "code")}
-        error={errorFor("code")}
-        maxLength={64}
-        inputRef={register("code")}
-      />
+      <EmailField form={form} value={values.email} onChange={update("email", "email")} error={errorFor} />
+      <PromoCodeField form={form} value={values.code} onChange={update("code", "code")} error={errorFor} />
 
-      <FormAlert
-        alertRef={alertRef}
-        title={t.checkout.errors.alertTitle}
-        message={problem ? (problem.field ? t.checkout.errors.checkFields : problem.message) : null}
-      />
-      <SubmitButton pending={create.isPending || form.checking} label={gt.submit} pendingLabel={gt.submitting} />
+      <CheckoutFormEnd form={form} pending={create.isPending} label={gt.submit} pendingLabel={gt.submitting} />
     </form>
   );
 }
