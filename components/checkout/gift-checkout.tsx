@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { ChoiceGroup, SelectField, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
+import { gameAvailability } from "@/lib/catalog/availability";
 import { intlLocale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { regionName } from "@/lib/i18n/regions";
@@ -86,8 +87,9 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
       form.clearProblem((f) => f === field);
     };
 
-  if (game.comingSoon || onSale.length === 0 || game.giftRegions.length === 0) {
-    const why = game.comingSoon ? g.unavailable.comingSoon : onSale.length === 0 ? g.unavailable.noPrice : g.unavailable.noRegions;
+  const availability = gameAvailability(game);
+  if (availability !== "available") {
+    const why = g.unavailable[availability];
     return (
       <section aria-labelledby={headingId} className="rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
         <h2 id={headingId} className="text-xl font-semibold">

@@ -23,13 +23,3 @@ export const loadGame = cache(async (appIdParam: string, locale: Locale): Promis
     throw error;
   }
 });
-
-export type GameAvailability = "available" | "comingSoon" | "noPrice" | "noRegions";
-
-/** Whether a gift can be bought now, and if not, the first reason a shopper should hear. */
-export function gameAvailability(game: GameDetails): GameAvailability {
-  if (game.comingSoon) return "comingSoon";
-  if (!game.packages.some((p) => p.price !== null)) return "noPrice";
-  if (game.giftRegions.length === 0) return "noRegions";
-  return "available";
-}

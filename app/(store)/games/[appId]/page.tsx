@@ -6,6 +6,7 @@ import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
 import { GiftCheckout } from "@/components/checkout/gift-checkout";
 import { buttonClass } from "@/components/ui/button";
 import { getSessionUser } from "@/lib/auth/session";
+import { gameAvailability } from "@/lib/catalog/availability";
 import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH } from "@/lib/covers/render-cover";
 import { env } from "@/lib/env";
 import { Price } from "@/components/ui/price";
@@ -15,7 +16,7 @@ import { catalogHref } from "@/lib/queries/catalog-url";
 import { productJsonLd } from "./product-json-ld";
 import { Editions } from "./_components/editions";
 import { GiftRegions } from "./_components/gift-regions";
-import { gameAvailability, loadGame } from "./load-game";
+import { loadGame } from "./load-game";
 
 type Params = Promise<{ appId: string }>;
 
