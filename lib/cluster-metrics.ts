@@ -3,6 +3,7 @@
 // answers with prom-client's aggregate of every server process's registry.
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry, type PrometheusContentType } from "prom-client";
+import { processSingleton } from "@/lib/singleton";
 
 const REQUEST = "gk:cluster-metrics:request";
 const RESPONSE = "gk:cluster-metrics:response";
@@ -67,15 +68,14 @@ interface Channel {
 }
 
 // One listener per process: Next bundles this module into several routes.
-const processWide = globalThis as unknown as { gkClusterMetricsChannel?: Channel };
-
 function channel(): Channel {
-  if (processWide.gkClusterMetricsChannel) return processWide.gkClusterMetricsChannel;
-  const created: Channel = { next: 0, pending: new Map() };
-  process.on("message", (message: unknown) => {
-    if (isMessage<MetricsResponse>(RESPONSE, message)) created.pending.get(message.id)?.(message);
+  return processSingleton("cluster-metrics-channel", () => {
+    const created: Channel = { next: 0, pending: new Map() };
+    process.on("message", (message: unknown) => {
+      if (isMessage<MetricsResponse>(RESPONSE, message)) created.pending.get(message.id)?.(message);
+    });
+    return created;
   });
-  return (processWide.gkClusterMetricsChannel = created);
 }
 
 /**

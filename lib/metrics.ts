@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { requestClusterMetrics, type ClusterMetrics } from "@/lib/cluster-metrics";
 import { getDb } from "@/lib/db/client";
+import { processSingleton } from "@/lib/singleton";
 
 function createMetrics() {
   const registry = new Registry();
@@ -75,9 +76,9 @@ function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 // One registry per process: Next bundles this module into every route that imports it.
-const processWide = globalThis as unknown as { gkMetrics?: Metrics };
 
-export const metrics: Metrics = (processWide.gkMetrics ??= initMetrics());
+
+export const metrics: Metrics = processSingleton("metrics", initMetrics);
 
 function initMetrics(): Metrics {
   const created = createMetrics();

@@ -1,6 +1,7 @@
 // Integer kopecks everywhere; rounding happens here and nowhere else.
 
-export const CURRENCY = "RUB";
+/** The store's one currency: every amount is kopecks of it. */
+export const CURRENCY = "RUB" as const;
 export const FEE_MODES = ["included", "excluded", "naive"] as const;
 export type FeeMode = (typeof FEE_MODES)[number];
 

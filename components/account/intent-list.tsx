@@ -8,6 +8,7 @@ import type { IntentStatus } from "@/lib/intents/states";
 import { formatRub } from "@/lib/money";
 import { LocalTime } from "./local-time";
 import { linkClass, primaryButtonClass } from "./styles";
+import { paymentPagePath } from "@/lib/payments/paths";
 
 export interface IntentCallbackRow {
   id: string;
@@ -187,7 +188,7 @@ export function IntentList({ intents, olderHref, newestHref }: { intents: Intent
               {intent.payable ? (
                 <p className="mt-4">
                   <Link
-                    href={`/pay/${intent.id}`}
+                    href={paymentPagePath(intent.id)}
                     aria-label={format(m.payNowLabel, { title: intent.gameTitle })}
                     className={primaryButtonClass}
                   >

@@ -4,8 +4,8 @@ import { useId, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { format } from "@/lib/i18n/format";
 import { dangerButtonClass, secondaryButtonClass } from "./styles";
+import type { RevokeTokenResult as RevokeResult } from "@/lib/schemas/tokens";
 
-type RevokeResult = { ok: true } | { ok: false; error: "signed_out" | "not_found" };
 
 /**
  * "Revoke" and its confirmation in a modal <dialog>: the browser traps focus in it, Escape
@@ -40,7 +40,7 @@ export function RevokeTokenButton({
         onRevoked(name);
         return;
       }
-      setError(result.error === "signed_out" ? t.account.errors.signedOut : m.notFound);
+      setError(t.errors.reasons[result.reason]);
     } catch {
       setError(t.account.errors.generic);
     } finally {

@@ -4,16 +4,12 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { format, plural } from "@/lib/i18n/format";
-import { API_SCOPES, tokenCreateRequestSchema, type ApiScope } from "@/lib/schemas/tokens";
+import { API_SCOPES, tokenCreateRequestSchema, type ApiScope, type CreateTokenResult, type TokenFormField } from "@/lib/schemas/tokens";
 import { CopyButton } from "./copy-button";
 import { Field, describedBy } from "./field";
 import { fieldErrorClass, inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
 
-type TokenField = "name" | "scopes" | "expiresInDays";
-type CreateResult =
-  | { ok: true; token: string; name: string; prefix: string }
-  | { ok: false; error: "signed_out" | "limit"; max?: number }
-  | { ok: false; error: "invalid"; fields: TokenField[] };
+type TokenField = TokenFormField;
 
 const EXPIRY_CHOICES = [7, 30, 90, 365] as const;
 const DEFAULT_EXPIRY_DAYS = 90;
@@ -23,7 +19,7 @@ const DEFAULT_SCOPES: ApiScope[] = ["catalog:read"];
  * Creates a partner API token through `action` (a server action) after checking the form with the
  * schema the server uses; the new token is shown once, with a copy button, until dismissed.
  */
-export function TokenCreateForm({ action }: { action: (input: unknown) => Promise<CreateResult> }) {
+export function TokenCreateForm({ action }: { action: (input: unknown) => Promise<CreateTokenResult> }) {
   const { locale, t } = useI18n();
   const m = t.account.tokens;
   const [invalid, setInvalid] = useState<Set<TokenField>>(new Set());
@@ -58,14 +54,14 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
       if (result.ok) {
         setCreated({ token: result.token, name: result.name });
         formRef.current?.reset();
-      } else if (result.error === "invalid") {
+      } else if (result.reason === "invalid_field") {
         showInvalid(result.fields);
-      } else if (result.error === "limit") {
-        setFormError(format(m.limit, { max: result.max ?? "" }));
+      } else if (result.reason === "token_limit_reached") {
+        setFormError(format(t.errors.reasons.token_limit_reached, { max: result.max }));
       } else {
         setFormError(
           <>
-            {t.account.errors.signedOut}{" "}
+            {t.errors.reasons.not_signed_in}{" "}
             <Link href="/sign-in?callbackUrl=%2Faccount" className="underline">
               {t.account.nav.signIn}
             </Link>

@@ -5,6 +5,7 @@ import { useI18n } from "@/components/i18n/i18n-provider";
 import { format } from "@/lib/i18n/format";
 import { LocalTime } from "./local-time";
 import { RevokeTokenButton } from "./revoke-token-button";
+import type { RevokeTokenResult as RevokeResult } from "@/lib/schemas/tokens";
 
 export interface TokenRow {
   id: string;
@@ -19,7 +20,6 @@ export interface TokenRow {
   status: "active" | "expired" | "revoked";
 }
 
-type RevokeResult = { ok: true } | { ok: false; error: "signed_out" | "not_found" };
 
 const statusClass: Record<TokenRow["status"], string> = {
   active: "border-emerald-400/60 bg-emerald-950/60 text-emerald-200",

@@ -88,7 +88,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     };
 
   const availability = gameAvailability(game);
-  if (availability !== "available") {
+  if (availability !== null) {
     const why = g.unavailable[availability];
     return (
       <section aria-labelledby={headingId} className="rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
@@ -123,7 +123,12 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   function submit(event: FormEvent) {
     const sent = values;
     form.submit(event, {
-      context: { regionName: (code) => regionName(code, locale) },
+      context: {
+        regionName: (code) => regionName(code, locale),
+        region: sent.region,
+        giftRegions: game.giftRegions,
+        code: sent.code.trim().toUpperCase(),
+      },
       onSuccess: (response) => setResult({ response, values: sent }),
     });
   }

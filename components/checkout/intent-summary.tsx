@@ -12,7 +12,7 @@ export interface IntentSummaryProps {
   /** What was ordered, one line ("Gift: Portal 2, region Russia"). */
   description: string;
   /** The API's answer (gift verify and gear answer alike). */
-  intent: Pick<GiftVerifyResponse, "intentId" | "paymentAmount" | "intentAmount" | "discountAmount" | "feeAmount" | "expiresAt">;
+  intent: Pick<GiftVerifyResponse, "intentId" | "paymentAmount" | "intentAmount" | "discountAmount" | "feeAmount" | "expiresAt" | "paymentUrl">;
   /** The fee is carved out of the price (`included`) rather than added to it. */
   feeIncluded: boolean;
   /** Gear holds a unit of stock until then; a gift only waits. */
@@ -69,7 +69,7 @@ export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
 
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-center">
         <Link
-          href={`/pay/${intent.intentId}`}
+          href={intent.paymentUrl}
           className="rounded-md bg-sky-400 px-5 py-3 text-center font-semibold text-slate-950 hover:bg-sky-300"
         >
           {s.proceed}

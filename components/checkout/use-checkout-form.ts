@@ -77,9 +77,9 @@ export function useCheckoutForm<Body, Response>({
     setChecking(true);
     try {
       checks = await prepare();
-    } catch (err) {
+    } catch {
       // The script could not be fetched (offline, a deploy replaced it): the same words as a request that failed.
-      setProblem(localizeApiError(null, String(err), t));
+      setProblem(localizeApiError(null, t));
       return requestFocus("alert");
     } finally {
       setChecking(false);
@@ -99,8 +99,7 @@ export function useCheckoutForm<Body, Response>({
       {
         onSuccess,
         onError: (error) => {
-          const found =
-            error instanceof ApiRequestError ? localizeApiError(error.status, error.message, t, context) : localizeApiError(null, String(error), t);
+          const found = localizeApiError(error instanceof ApiRequestError ? error : null, t, context);
           setProblem(found);
           requestFocus(found.field ?? "alert");
         },

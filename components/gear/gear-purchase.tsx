@@ -139,7 +139,7 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   function submit(event: FormEvent) {
     const sent = values;
     const itemTitle = items.find((i) => i.item === sent.item)?.title ?? sent.item;
-    form.submit(event, { context: { itemTitle }, onSuccess: (response) => setResult({ response, values: sent, itemTitle }) });
+    form.submit(event, { context: { itemTitle, code: sent.code.trim().toUpperCase() }, onSuccess: (response) => setResult({ response, values: sent, itemTitle }) });
   }
 
   const platformChoices: Choice[] = platforms.map((p) => ({ value: p.platform, label: p.title }));

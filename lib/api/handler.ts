@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getDb, type Database, type DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { DomainError, PROMO_GUESS_REASONS, isDomainError, type Reason } from "@/lib/errors";
 import type { ApiScope } from "@/lib/schemas/tokens";
 import { authenticateToken, ownershipOf, type AuthToken } from "@/lib/services/tokens";
 import { readIdempotencyKey, withIdempotency } from "@/lib/services/idempotency";
@@ -17,7 +18,8 @@ import {
   tooManyRequests,
   type RateLimitResult,
 } from "@/lib/services/rate-limits";
-import { ApiError, errorResponse, forbidden, unauthorized } from "./errors";
+import type { Endpoint } from "./endpoints";
+import { domainErrorResponse, errorResponse } from "./errors";
 import { clientAddressOf, elapsedMs, internalError, logRequest, requestIdOf } from "./request-context";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -33,55 +35,50 @@ export interface ApiContext<Q, B, P, D = Database> {
   params: P;
 }
 
-interface ApiOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, I extends boolean> {
-  /** The scope a token must hold; every /api/v1 route needs one. */
-  scope: ApiScope;
-  query?: Q;
-  body?: B;
-  /**
-   * Honour `Idempotency-Key` (lib/services/idempotency.ts): the handler runs inside the key's
-   * transaction and its 2xx response is replayed to a retry with the same key and body.
-   */
-  idempotent?: I;
-}
-
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type QueryOf<E> = E extends Endpoint<infer Q, infer _B, infer _P, infer _I> ? Output<Q> : never;
+type BodyOf<E> = E extends Endpoint<infer _Q, infer B, infer _P, infer _I> ? Output<B> : never;
+type ParamsOf<E> = E extends Endpoint<infer _Q, infer _B, infer P, infer _I> ? { [K in P]: string } : never;
+/** An idempotent endpoint's handler runs inside the key's transaction when a key was sent. */
+type ExecutorOf<E> = E extends Endpoint<infer _Q, infer _B, infer _P, infer I> ? (I extends true ? DbExecutor : Database) : never;
 type RouteContext<P> = { params: Promise<P> };
 
+/** A mounted route handler, carrying the descriptor it serves (the route/OpenAPI agreement test reads it). */
+export type ApiRouteHandler = ((request: Request, context: RouteContext<Record<string, string>>) => Promise<Response>) & {
+  endpoint: Endpoint;
+};
+
 /**
- * Wraps an /api/v1 route handler: bearer token and scope, rate limits (per token; per client
- * address without a valid token; wrong promo codes per owner), content type, body size, JSON
- * parsing, schema validation of query and body, every error mapped to `{ code, message }` with a
+ * Wraps an /api/v1 route handler in everything its descriptor (lib/api/endpoints.ts) declares:
+ * bearer token and scope, rate limits (per token; per client address without a valid token;
+ * promo-code guesses per owner), content type, body size, JSON parsing, schema validation of
+ * query and body, idempotency, every refusal mapped to `{code, message, reason, param}` with a
  * request id, and one log line and the metrics per request.
  */
-export function withApi<
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P = Record<string, string>,
-  I extends boolean = false,
->(
-  options: ApiOptions<Q, B, I>,
-  handler: (ctx: ApiContext<Output<Q>, Output<B>, P, I extends true ? DbExecutor : Database>) => Promise<Response> | Response,
-) {
-  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+export function withApi<const E extends Endpoint>(
+  endpoint: E,
+  handler: (ctx: ApiContext<QueryOf<E>, BodyOf<E>, ParamsOf<E>, ExecutorOf<E>>) => Promise<Response> | Response,
+): ApiRouteHandler {
+  const route = async (request: Request, context: RouteContext<Record<string, string>>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request);
     const url = new URL(request.url);
-    const route = routePattern(url.pathname);
+    const routeName = routePattern(url.pathname);
     const ip = clientAddressOf(request.headers);
     const counted: RateLimitResult[] = [];
     let token: AuthToken | null = null;
+    let refused: Reason | undefined;
     let response: Response;
     try {
       const db = getDb();
-      token = await authenticate(db, request, options.scope, ip, counted);
+      token = await authenticate(db, request, endpoint.scope, ip, counted);
       if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `token:${token.id}`, POLICIES.token, "requests with this token"));
-      const idempotencyKey = options.idempotent ? readIdempotencyKey(request) : null;
-      const query = options.query ? parse(options.query, Object.fromEntries(url.searchParams)) : undefined;
-      const rawBody = options.body ? await readJsonBody(request) : undefined;
-      const body = options.body ? parse(options.body, rawBody) : undefined;
-      const params = context?.params ? await context.params : ({} as P);
-      const promoKey = rateLimitsEnabled() ? promoGuessKey(body, token, ip) : null;
+      const idempotencyKey = endpoint.idempotent ? readIdempotencyKey(request) : null;
+      const query = endpoint.query ? parse(endpoint.query, Object.fromEntries(url.searchParams)) : undefined;
+      const rawBody = endpoint.body ? await readJsonBody(request) : undefined;
+      const body = endpoint.body ? parse(endpoint.body, rawBody) : undefined;
+      const params = context?.params ? await context.params : {};
+      const promoKey = rateLimitsEnabled() && endpoint.rateLimits ? promoGuessKey(body, endpoint.rateLimits.promoGuessField, token, ip) : null;
       if (promoKey) await checkPromoGuesses(db, promoKey, counted);
       const run = (executor: DbExecutor) =>
         Promise.resolve(
@@ -89,10 +86,10 @@ export function withApi<
             request,
             requestId,
             token: token!,
-            db: executor as I extends true ? DbExecutor : Database,
-            query: query as Output<Q>,
-            body: body as Output<B>,
-            params,
+            db: executor as ExecutorOf<E>,
+            query: query as QueryOf<E>,
+            body: body as BodyOf<E>,
+            params: params as ParamsOf<E>,
           }),
         );
       try {
@@ -102,11 +99,12 @@ export function withApi<
             : await withIdempotency(db, { ...ownershipOf(token), key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody }, run);
       } catch (err) {
         // A refused promo code is a guess: it uses one of the owner's few; the 400 itself stands.
-        if (promoKey && err instanceof ApiError && err.reason === "promo_code") counted.push(await hitRateLimit(db, promoKey, POLICIES.promo));
+        if (promoKey && isDomainError(err, ...PROMO_GUESS_REASONS)) counted.push(await hitRateLimit(db, promoKey, POLICIES.promo));
         throw err;
       }
     } catch (err) {
-      response = toErrorResponse(err, { requestId, method: request.method, route });
+      if (err instanceof DomainError) refused = err.reason;
+      response = toErrorResponse(err, { requestId, method: request.method, route: routeName });
     }
     response.headers.set("X-Request-Id", requestId);
     response.headers.set("X-Content-Type-Options", "nosniff");
@@ -116,27 +114,28 @@ export function withApi<
     logRequest({
       requestId,
       method: request.method,
-      route,
+      route: routeName,
       status: response.status,
       ms: elapsedMs(started),
       ip,
+      ...(refused ? { reason: refused } : {}),
       ...(token ? { tokenId: token.id, tokenName: token.name } : {}),
     });
     return response;
   };
+  return Object.assign(route, { endpoint: endpoint as Endpoint });
 }
 
 function toErrorResponse(err: unknown, context: { requestId: string; method: string; route: string }): Response {
-  if (err instanceof ApiError) return errorResponse(err.status, err.message, err.headers);
-  return internalError(err, context);
+  return err instanceof DomainError ? domainErrorResponse(err) : internalError(err, context);
 }
 
 /**
  * Whose promo-code guesses a request with a code counts against: the token's owner, or for the
  * store's own pages (whose guests share one owner) the client's address. Null without a code.
  */
-function promoGuessKey(body: unknown, token: AuthToken, ip: string): string | null {
-  const code = body && typeof body === "object" && "code" in body ? (body as { code?: unknown }).code : undefined;
+function promoGuessKey(body: unknown, field: string, token: AuthToken, ip: string): string | null {
+  const code = body && typeof body === "object" && field in body ? (body as Record<string, unknown>)[field] : undefined;
   if (code === undefined || code === null || code === "") return null;
   return token.purpose === "storefront" ? `promo:ip:${ip}` : `promo:user:${token.userId}`;
 }
@@ -152,32 +151,50 @@ async function checkPromoGuesses(db: Database, key: string, counted: RateLimitRe
  * address instead (the stricter per-address limit), so guessing tokens is limited too.
  */
 async function authenticate(db: Database, request: Request, scope: ApiScope, ip: string, counted: RateLimitResult[]): Promise<AuthToken> {
-  const refuse = async (error: ApiError): Promise<never> => {
+  const refuse = async (error: DomainError): Promise<never> => {
     if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `ip:${ip}`, POLICIES.ip, "requests without a valid token from this address"));
     throw error;
   };
   const header = request.headers.get("authorization");
-  if (!header) return refuse(unauthorized("missing bearer token: send Authorization: Bearer <token>"));
+  if (!header) return refuse(new DomainError("missing_token", {}));
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) return refuse(unauthorized("the Authorization header must be: Bearer <token>", "invalid_request"));
+  if (!match?.[1]) return refuse(new DomainError("invalid_token", { problem: "authorization_header" }));
   const result = await authenticateToken(db, match[1]);
   if (!result.ok) {
-    const why = { malformed: "is not a valid token", unknown: "is not a valid token", expired: "has expired", revoked: "has been revoked" };
-    return refuse(unauthorized(`the bearer token ${why[result.reason]}`, "invalid_token"));
+    if (result.reason === "expired") return refuse(new DomainError("token_expired", {}));
+    if (result.reason === "revoked") return refuse(new DomainError("token_revoked", {}));
+    return refuse(new DomainError("invalid_token", { problem: "not_a_token" }));
   }
-  if (!result.token.scopes.includes(scope)) {
-    throw forbidden(`this token lacks the "${scope}" scope`);
-  }
+  if (!result.token.scopes.includes(scope)) throw new DomainError("insufficient_scope", { scope });
   return result.token;
 }
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const nul = pathWithNul(input);
   // PostgreSQL text cannot hold U+0000; no field has a use for it, so it is refused by name.
-  if (nul !== null) throw new ApiError(400, `${nul || "the request"} must not contain the NUL character (U+0000)`);
+  if (nul !== null) {
+    throw new DomainError("invalid_field", { message: `${nul || "the request"} must not contain the NUL character (U+0000)` }, nul || undefined);
+  }
   const result = schema.safeParse(input);
-  if (!result.success) throw new ApiError(400, validationMessage(result.error, input));
+  if (!result.success) throw validationError(result.error, input);
   return result.data;
+}
+
+/**
+ * The 400 for the first problem zod found: `unknown_field` for a field the schema does not know,
+ * a custom check's own reason when it names one from the catalogue (`trade_link_mismatch`), else
+ * `invalid_field`; `param` is the field's dotted path.
+ */
+function validationError(error: z.ZodError, input: unknown): DomainError {
+  const issue = error.issues[0];
+  const path = issue ? issue.path.map(String).join(".") : "";
+  const message = validationMessage(error, input);
+  if (issue?.code === "unrecognized_keys") {
+    const fields = issue.keys.map((k) => (path ? `${path}.${k}` : k));
+    return new DomainError("unknown_field", { fields }, fields[0]);
+  }
+  if (issue?.code === "custom" && issue.params?.reason === "trade_link_mismatch") return new DomainError("trade_link_mismatch", { message }, path);
+  return new DomainError("invalid_field", { message }, path || undefined);
 }
 
 /** The dotted path of the first string (or key) holding U+0000, or null when there is none. */
@@ -196,7 +213,7 @@ async function readJsonBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   const mediaType = type.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") {
-    throw new ApiError(415, "the request body must be JSON: send Content-Type: application/json");
+    throw new DomainError("unsupported_media_type", {});
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
@@ -205,17 +222,17 @@ async function readJsonBody(request: Request): Promise<unknown> {
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ApiError(400, "the request body is not valid UTF-8");
+    throw new DomainError("invalid_body", { problem: "not_utf8" });
   }
-  if (!text.trim()) throw new ApiError(400, "the request body is empty: send a JSON object");
+  if (!text.trim()) throw new DomainError("invalid_body", { problem: "empty" });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ApiError(400, "the request body is not valid JSON");
+    throw new DomainError("invalid_body", { problem: "not_json" });
   }
   // No request nests deeper than a few levels; refusing more keeps every later walk shallow.
-  if (depthExceeds(parsed, MAX_BODY_DEPTH)) throw new ApiError(400, `the request body nests more than ${MAX_BODY_DEPTH} levels deep`);
+  if (depthExceeds(parsed, MAX_BODY_DEPTH)) throw new DomainError("invalid_body", { problem: "too_deep", maxDepth: MAX_BODY_DEPTH });
   return parsed;
 }
 
@@ -233,7 +250,7 @@ function depthExceeds(root: unknown, limit: number): boolean {
   return false;
 }
 
-const tooLarge = () => new ApiError(413, `the request body must be at most ${MAX_BODY_BYTES / 1024} KiB`);
+const tooLarge = () => new DomainError("body_too_large", { maxBytes: MAX_BODY_BYTES });
 
 async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array();
@@ -268,7 +285,7 @@ type Method = "GET" | "POST";
 export function otherMethods(...implemented: Method[]) {
   const allow = [...implemented, ...(implemented.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed = (request: Request): Response =>
-    errorResponse(405, `${request.method} is not allowed here; allowed: ${allow}`, { Allow: allow });
+    errorResponse("method_not_allowed", { method: request.method, allow });
   const OPTIONS = (): Response => new Response(null, { status: 204, headers: { Allow: allow } });
   return { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
 }

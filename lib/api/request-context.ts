@@ -53,7 +53,7 @@ export function withHeader(response: Response, name: string, value: string): Res
 /** The generic 500: the error with its stack goes to the log under the request id, the client gets the id only. */
 export function internalError(err: unknown, context: { requestId: string; method: string; route: string }): Response {
   log.error({ ...context, err: asError(err) }, "unhandled error");
-  return errorResponse(500, `internal error; quote request id ${context.requestId} when reporting it`);
+  return errorResponse("internal_error", { requestId: context.requestId });
 }
 
 /**

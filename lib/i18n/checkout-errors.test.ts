@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
+import type { Reason } from "@/lib/errors";
 import { localizeApiError, localizeIssues } from "./checkout-errors";
 import { messages } from "./messages";
 
@@ -83,45 +84,50 @@ describe("localizeIssues: the API's schemas, in the shopper's language, by field
   });
 });
 
-describe("localizeApiError: the API's answers, beside the field they are about", () => {
+describe("localizeApiError: the API's refusals by reason, beside the field they are about", () => {
   const regionName = (code: string) => ({ RU: "Россия", KZ: "Казахстан", TR: "Турция" })[code] ?? code;
+  const refusal = (status: number, reason: Reason | null, param?: string, message = "(the API's English, never read)") => ({ status, reason, param, message });
+  const context = { regionName, giftRegions: ["RU"], region: "KZ", itemTitle: "AK-47 | Redline", code: "NOPE" };
 
   it.each([
-    [409, "game 1245620 cannot be gifted to region KZ; it can be gifted to: RU", { field: "region", message: "Эту игру нельзя подарить в регион «Казахстан». Доступны: Россия." }],
-    [409, "game 620 cannot be gifted to region TR", { field: "region", message: "Эту игру нельзя подарить в регион «Турция». Доступны: —." }],
-    [400, "promo code NOPE does not exist", { field: "code", message: "Промокода NOPE нет. Проверьте, как он написан." }],
-    [400, "promo code EXPIRED2025 has expired", { field: "code", message: "Срок действия промокода EXPIRED2025 истёк." }],
-    [400, "promo code FUTURE30 is not valid yet", { field: "code", message: "Промокод FUTURE30 ещё не действует." }],
-    [400, "promo code USEDUP has reached its usage limit", { field: "code", message: "Промокод USEDUP уже использован максимальное число раз." }],
-    [400, "promo code GEAR15 does not apply to gifts", { field: "code", message: "Промокод GEAR15 не действует на подарки." }],
-    [400, "promo code PORTAL50 does not apply to gear", { field: "code", message: "Промокод PORTAL50 не действует на игровые предметы." }],
-    [400, "promo code PORTAL50 does not apply to this game", { field: "code", message: "Промокод PORTAL50 не действует на эту игру." }],
-    [400, "promo code X1 does not apply to this platform", { field: "code", message: "Промокод X1 не действует на предметы этой игры." }],
-    [409, "item race-item is out of stock", { field: "item", message: "«AK-47 | Redline» закончился, пока вы оформляли заказ. Наличие обновлено — выберите другой предмет." }],
-    [400, "additionalFields.tradeLink belongs to another account than account", { field: "tradeLink", message: "Трейд-ссылка принадлежит другому аккаунту, не этому SteamID64." }],
-    [400, "email must be a valid e-mail address", { field: "email", message: "Проверьте e-mail: нужен адрес вида name@example.com." }],
-    [400, "target.region is required", { field: "region", message: "Выберите регион получателя." }],
-    [404, "item nope not found on platform 730", { field: "item", message: "Этого предмета больше нет в магазине. Выберите другой." }],
-    [404, "package 10915001 is not an edition of game 620", { message: "Этой игры или издания больше нет в магазине. Обновите страницу." }],
-    [409, "game 999990 is not released yet and cannot be bought", { message: "Игра ещё не вышла — купить её пока нельзя." }],
-    [409, "game 999991 has no price yet and cannot be bought", { message: "Эта игра сейчас не продаётся." }],
-    [401, "the bearer token has expired", { message: "Сеанс магазина истёк. Обновите страницу и попробуйте снова." }],
-    [429, "too many requests", { message: "Слишком много попыток. Подождите минуту и попробуйте снова." }],
-    [500, "internal error; quote request id abc when reporting it", { message: "Магазин не смог оформить заказ. Попробуйте ещё раз чуть позже. Ответ магазина: internal error; quote request id abc when reporting it" }],
-    [400, "unknown field: amount", { message: "Ответ магазина: unknown field: amount" }],
-    [null, "TypeError: Failed to fetch", { message: "Нет связи с магазином. Проверьте подключение и попробуйте снова." }],
-  ] as const)("%s %s", (status, message, expected) => {
-    expect(localizeApiError(status, message, ru, { regionName, itemTitle: "AK-47 | Redline" })).toEqual(expected);
+    [refusal(409, "region_not_giftable", "target.region"), { field: "region", message: "Эту игру нельзя подарить в регион «Казахстан». Доступны: Россия." }],
+    [refusal(400, "promo_code_unknown", "code"), { field: "code", message: "Промокода NOPE нет. Проверьте, как он написан." }],
+    [refusal(400, "promo_code_expired", "code"), { field: "code", message: "Срок действия промокода NOPE истёк." }],
+    [refusal(400, "promo_code_not_yet_valid", "code"), { field: "code", message: "Промокод NOPE ещё не действует." }],
+    [refusal(400, "promo_code_used_up", "code"), { field: "code", message: "Промокод NOPE уже использован максимальное число раз." }],
+    [refusal(400, "promo_code_not_for_gifts", "code"), { field: "code", message: "Промокод NOPE не действует на подарки." }],
+    [refusal(400, "promo_code_not_for_gear", "code"), { field: "code", message: "Промокод NOPE не действует на игровые предметы." }],
+    [refusal(400, "promo_code_not_for_game", "code"), { field: "code", message: "Промокод NOPE не действует на эту игру." }],
+    [refusal(400, "promo_code_not_for_platform", "code"), { field: "code", message: "Промокод NOPE не действует на предметы этой игры." }],
+    [refusal(409, "out_of_stock", "item"), { field: "item", message: "«AK-47 | Redline» закончился, пока вы оформляли заказ. Наличие обновлено — выберите другой предмет." }],
+    [refusal(400, "trade_link_mismatch", "additionalFields.tradeLink"), { field: "tradeLink", message: "Трейд-ссылка принадлежит другому аккаунту, не этому SteamID64." }],
+    [refusal(400, "invalid_field", "email"), { field: "email", message: "Проверьте e-mail: нужен адрес вида name@example.com." }],
+    [refusal(400, "invalid_field", "target.region"), { field: "region", message: "Выберите регион из списка." }],
+    [refusal(404, "item_not_found", "item"), { field: "item", message: "Этого предмета больше нет в магазине. Выберите другой." }],
+    [refusal(404, "edition_not_found", "target.packageId"), { field: "packageId", message: "Этого издания больше нет в магазине. Обновите страницу." }],
+    [refusal(404, "game_not_found", "item"), { message: "Этой игры больше нет в магазине. Обновите страницу." }],
+    [refusal(409, "game_not_released"), { message: "Игра ещё не вышла — купить её пока нельзя." }],
+    [refusal(409, "game_not_priced"), { message: "Эта игра сейчас не продаётся." }],
+    [refusal(401, "token_expired"), { message: "Сеанс магазина истёк. Обновите страницу и попробуйте снова." }],
+    [refusal(429, "rate_limited"), { message: "Слишком много попыток. Подождите минуту и попробуйте снова." }],
+    [refusal(500, "internal_error"), { message: "Магазин не смог выполнить запрос. Попробуйте ещё раз чуть позже." }],
+    [refusal(400, "some_newer_reason" as Reason, undefined, "a newer refusal"), { message: "Ответ магазина: a newer refusal" }],
+    [refusal(502, null, undefined, "bad gateway"), { message: "Магазин не смог оформить заказ. Попробуйте ещё раз чуть позже. Ответ магазина: bad gateway" }],
+    [null, { message: "Нет связи с магазином. Проверьте подключение и попробуйте снова." }],
+  ] as const)("%j", (answer, expected) => {
+    expect(localizeApiError(answer, ru, context)).toEqual(expected);
   });
 
-  it("falls back to the codes and the API's item name without context", () => {
-    expect(localizeApiError(409, "game 620 cannot be gifted to region TR; it can be gifted to: RU, KZ", en)).toEqual({
+  it("never reads the message: two refusals that differ only in their English read the same", () => {
+    const a = localizeApiError(refusal(409, "out_of_stock", "item", "item x is out of stock"), en, context);
+    const b = localizeApiError(refusal(409, "out_of_stock", "item", "completely reworded"), en, context);
+    expect(a).toEqual(b);
+  });
+
+  it("falls back to the codes without a region-name function", () => {
+    expect(localizeApiError(refusal(409, "region_not_giftable", "target.region"), en, { region: "TR", giftRegions: ["RU", "KZ"] })).toEqual({
       field: "region",
       message: "This game cannot be gifted to “TR”. Available: RU, KZ.",
-    });
-    expect(localizeApiError(409, "item awp-asiimov is out of stock", en)).toEqual({
-      field: "item",
-      message: "“awp-asiimov” sold out while you were checking out. Availability is updated — please choose another item.",
     });
   });
 });

@@ -1,10 +1,12 @@
 import type { z } from "zod";
+import type { Reason } from "@/lib/errors";
 import { format } from "./format";
 import type { Messages } from "./messages";
 
-// The checkout forms validate with the API's own schemas and call the API, whose messages are
-// English sentences for developers. This turns both into the shopper's language, next to the
-// field they are about; what it does not recognise it shows as the API said it.
+// The checkout forms validate with the API's own schemas and call the API, which answers a refusal
+// with a reason from one catalogue (lib/errors.ts). This turns both into the shopper's language,
+// next to the field they are about, by the issue's path or the answer's reason and param: never by
+// reading the API's English message.
 
 export const CHECKOUT_FIELDS = [
   "platform",
@@ -52,7 +54,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function issueKind(issue: z.core.$ZodIssue, input: unknown): Kind {
-  if (issue.code === "custom" && issue.params?.reason === "account_mismatch") return "mismatch";
+  if (issue.code === "custom" && issue.params?.reason === "trade_link_mismatch") return "mismatch";
   const value = valueAt(input, issue.path);
   if (value === undefined || (typeof value === "string" && value.trim() === "")) return "required";
   if (issue.code === "too_big") return "tooLong";
@@ -92,64 +94,58 @@ export interface ApiProblem {
 export interface ApiProblemContext {
   /** A region code as the shopper reads it ("Казахстан" for KZ). */
   regionName?: (code: string) => string;
-  /** The title of the item the shopper chose, for the out-of-stock message. */
+  /** The regions the game can be gifted to, for the "not giftable there" text. */
+  giftRegions?: readonly string[];
+  /** The region the shopper chose. */
+  region?: string;
+  /** The title of the item the shopper chose, for the out-of-stock text. */
   itemTitle?: string;
+  /** The promo code the shopper typed, as sent. */
+  code?: string;
 }
 
-const PROMO_PROBLEMS: [RegExp, keyof Messages["checkout"]["errors"]["fields"]["code"]][] = [
-  [/^promo code (\S+) does not exist$/, "unknown"],
-  [/^promo code (\S+) has expired$/, "expired"],
-  [/^promo code (\S+) is not valid yet$/, "notYet"],
-  [/^promo code (\S+) has reached its usage limit$/, "usedUp"],
-  [/^promo code (\S+) does not apply to gifts$/, "notForGifts"],
-  [/^promo code (\S+) does not apply to gear$/, "notForGear"],
-  [/^promo code (\S+) does not apply to this game$/, "notForGame"],
-  [/^promo code (\S+) does not apply to this platform$/, "notForPlatform"],
-];
+/** An /api/v1 refusal as the browser received it; null for a request that never got an answer. */
+export interface ApiRefusal {
+  status: number;
+  reason: Reason | null;
+  param?: string;
+  message: string;
+}
+
+/** The form field a refusal is about when the answer has no `param` on the form. */
+const FIELD_BY_REASON: Partial<Record<Reason, CheckoutField>> = {
+  region_not_giftable: "region",
+  out_of_stock: "item",
+  item_not_found: "item",
+  platform_not_found: "platform",
+  trade_link_mismatch: "tradeLink",
+  edition_not_found: "packageId",
+};
 
 /**
- * What an /api/v1 error means for the shopper: `status` null is a request that never got an answer.
- * Known answers (409 region, 409 out of stock, 400 promo code, ...) get their own sentence beside
- * the field; anything else is shown with the API's own words, never a blank page.
+ * What an /api/v1 refusal means for the shopper, beside the field it is about: the reason's text
+ * (lib/i18n/messages/errors.ts) filled in from what the form knows; for `invalid_field`, the
+ * field's own text. A reason this page does not know (a newer server) is shown with the store's
+ * words, never a blank.
  */
-export function localizeApiError(status: number | null, message: string, t: Messages, context: ApiProblemContext = {}): ApiProblem {
-  const e = t.checkout.errors;
-  if (status === null) return { message: e.network };
+export function localizeApiError(refusal: ApiRefusal | null, t: Messages, context: ApiProblemContext = {}): ApiProblem {
+  if (refusal === null) return { message: t.checkout.errors.network };
+  const { reason, param } = refusal;
+  const paramField = param ? FIELD_BY_PATH[param] : undefined;
+  if (reason === null || !(reason in t.errors.reasons)) {
+    const details = format(t.checkout.errors.details, { message: refusal.message });
+    return { field: paramField, message: refusal.status >= 500 ? `${t.checkout.errors.server} ${details}` : details };
+  }
+  if ((reason === "invalid_field" || reason === "unknown_field") && paramField) {
+    return { field: paramField, message: fieldMessages(t, paramField).invalid };
+  }
   const name = context.regionName ?? ((code: string) => code);
-
-  const region = /cannot be gifted to region (\w+)(?:; it can be gifted to: (.+))?$/.exec(message);
-  if (status === 409 && region?.[1]) {
-    const allowed = (region[2] ?? "").split(",").map((code) => name(code.trim())).filter(Boolean).join(", ");
-    return { field: "region", message: format(e.fields.region.notGiftable, { region: name(region[1]), allowed: allowed || "—" }) };
-  }
-  if (status === 409 && /^item .+ is out of stock$/.test(message)) {
-    const item = context.itemTitle ?? /^item (.+) is out of stock$/.exec(message)?.[1] ?? "";
-    return { field: "item", message: format(e.fields.item.outOfStock, { item }) };
-  }
-  if (status === 409 && /is not released yet/.test(message)) return { message: e.notReleased };
-  if (status === 409 && /has no price yet/.test(message)) return { message: e.noPrice };
-
-  if (status === 400) {
-    for (const [pattern, kind] of PROMO_PROBLEMS) {
-      const code = pattern.exec(message)?.[1];
-      if (code) return { field: "code", message: format(e.fields.code[kind], { code }) };
-    }
-    if (/belongs to another account than account$/.test(message)) return { field: "tradeLink", message: e.fields.tradeLink.mismatch };
-    for (const [path, field] of Object.entries(FIELD_BY_PATH)) {
-      if (message.startsWith(`${path} `) || message.startsWith(`${path}:`)) {
-        const messages = fieldMessages(t, field);
-        return { field, message: / is required$/.test(message) ? (messages.required ?? messages.invalid) : messages.invalid };
-      }
-    }
-  }
-  if (status === 404 && /^(item .+ not found on platform|platform \d+ not found)/.test(message)) {
-    return { field: "item", message: e.fields.item.notFound };
-  }
-  if (status === 404 && /^(game \d+ not found|package \d+ is not an edition|game \d+ has no edition)/.test(message)) {
-    return { message: e.gameNotFound };
-  }
-  if (status === 401 || status === 403) return { message: e.session };
-  if (status === 429) return { message: e.rateLimited };
-  if (status >= 500) return { message: `${e.server} ${format(e.details, { message })}` };
-  return { message: format(e.details, { message }) };
+  const values = {
+    code: context.code ?? "",
+    item: context.itemTitle ?? "",
+    region: context.region ? name(context.region) : "",
+    allowed: (context.giftRegions ?? []).map(name).join(", ") || "—",
+  };
+  const field = reason.startsWith("promo_code_") ? "code" : FIELD_BY_REASON[reason];
+  return { field, message: format(t.errors.reasons[reason], values) };
 }

@@ -1,8 +1,15 @@
-/** An /api/v1 error as the browser sees it: the contract's `{code, message}` plus the status. */
+import type { Reason } from "@/lib/errors";
+
+/**
+ * An /api/v1 refusal as the browser sees it: the status and the body's `reason` and `param`, which
+ * pages branch on, and `message`, which they show only when they do not know the reason.
+ */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly reason: Reason | null = null,
+    readonly param?: string,
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -30,8 +37,12 @@ function isIssued(value: unknown): value is Issued {
   );
 }
 
-function errorMessage(body: unknown): string | null {
-  return isRecord(body) && typeof body.code === "number" && typeof body.message === "string" ? body.message : null;
+function refusalOf(status: number, body: unknown): ApiRequestError {
+  if (!isRecord(body) || typeof body.code !== "number" || typeof body.message !== "string") {
+    return new ApiRequestError(status, `the store answered ${status}`);
+  }
+  const reason = typeof body.reason === "string" ? (body.reason as Reason) : null;
+  return new ApiRequestError(status, body.message, reason, typeof body.param === "string" ? body.param : undefined);
 }
 
 /** Renew this long before the server's expiry, so a request never leaves with a dying token. */
@@ -112,6 +123,6 @@ export async function apiFetch<T>(
     }
     const body: unknown = await response.json().catch(() => null);
     if (response.ok) return body as T;
-    throw new ApiRequestError(response.status, errorMessage(body) ?? `the store answered ${response.status}`);
+    throw refusalOf(response.status, body);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "./zod-config";
+import { CURRENCY } from "@/lib/money";
 import {
   CATALOG_GENRE_MAX_LENGTH,
   CATALOG_MAX_LIMIT,
@@ -7,7 +8,7 @@ import {
   CATALOG_QUERY_MAX_LENGTH,
   STORE_CATEGORIES,
 } from "./catalog-params";
-import { CURRENCY_RUB, emptyToUndefined, queryIntSchema } from "./common";
+import { emptyToUndefined, queryIntSchema } from "./common";
 
 export { CATALOG_MAX_LIMIT, STORE_CATEGORIES, type StoreCategory } from "./catalog-params";
 
@@ -58,7 +59,7 @@ export type CatalogQuery = z.infer<typeof catalogQuerySchema>;
 export const priceSchema = z
   .object({
     paymentAmount: z.int().meta({ description: "Amount to pay, kopecks" }),
-    paymentCurrency: z.literal(CURRENCY_RUB),
+    paymentCurrency: z.literal(CURRENCY),
     paymentAmountFull: z.int().optional().meta({ description: "Price before discount, kopecks; only when discounted" }),
     discountPercent: z.int().min(1).max(99).optional().meta({ description: "Only when discounted" }),
   })

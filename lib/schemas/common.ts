@@ -6,11 +6,19 @@ import "./zod-config";
 export const errorSchema = z
   .object({
     code: z.int().meta({ description: "The HTTP status code of the response" }),
-    message: z.string().meta({ description: "What went wrong, naming the field or resource" }),
+    message: z.string().meta({ description: "What went wrong, in English for a developer; may be reworded: branch on `reason`" }),
+    reason: z.string().meta({ description: "Why, as a stable snake_case word from the documented catalogue (an extension)", example: "out_of_stock" }),
+    param: z
+      .string()
+      .optional()
+      .meta({ description: "The request field at fault, as the request spells it (an extension)", example: "target.region" }),
   })
   .meta({ id: "Error" });
 
-export const CURRENCY_RUB = "RUB" as const;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id the database could hold (intents, tokens): anything else is "not found" without a query. */
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
 
 export const emailSchema = (field = "email") =>
   z

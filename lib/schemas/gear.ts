@@ -1,8 +1,8 @@
 import { z } from "zod";
 import "./zod-config";
+import { CURRENCY } from "@/lib/money";
 import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
 import {
-  CURRENCY_RUB,
   appIdSchema,
   isAppId,
   attributionSchema,
@@ -80,8 +80,8 @@ export const gearIntentRequestSchema = z
         code: "custom",
         path: ["additionalFields", "tradeLink"],
         message: "additionalFields.tradeLink belongs to another account than account",
-        // Lets a form tell this from a malformed link (both are custom issues on the same path).
-        params: { reason: "account_mismatch" },
+        // The catalogue's reason (lib/errors.ts): the API answers it, and a form tells it from a malformed link.
+        params: { reason: "trade_link_mismatch" },
       });
     }
   })
@@ -96,9 +96,9 @@ export const gearIntentResponseSchema = z
     intentId: z.uuid(),
     verified: z.literal(true).meta({ description: "The item is reserved for this intent" }),
     intentAmount: z.int().meta({ description: "Item price before promo code and fee, kopecks" }),
-    intentCurrency: z.literal(CURRENCY_RUB),
+    intentCurrency: z.literal(CURRENCY),
     paymentAmount: z.int().meta({ description: "What the gamer pays, kopecks" }),
-    paymentCurrency: z.literal(CURRENCY_RUB),
+    paymentCurrency: z.literal(CURRENCY),
     ...intentBreakdownShape,
     message: z.string(),
     paymentUrl: z.url().meta({ description: "The payment page to send the gamer to" }),
@@ -128,7 +128,7 @@ export const gearItemSchema = z
     item: z.string(),
     title: z.string(),
     platform: z.string().meta({ description: "appId of the game the item belongs to" }),
-    price: z.object({ paymentAmount: z.int(), paymentCurrency: z.literal(CURRENCY_RUB) }),
+    price: z.object({ paymentAmount: z.int(), paymentCurrency: z.literal(CURRENCY) }),
     available: z.int().meta({ description: "Stock minus live reservations" }),
   })
   .meta({ id: "GearItem" });

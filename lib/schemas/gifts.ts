@@ -1,8 +1,8 @@
 import { z } from "zod";
 import "./zod-config";
 import { isInviteUrl } from "@/lib/steam";
-import { FEE_MODES } from "@/lib/money";
-import { CURRENCY_RUB, appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
+import { CURRENCY, FEE_MODES } from "@/lib/money";
+import { appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
 import { GIFT_PLATFORM } from "./gift-params";
 
 export const inviteUrlSchema = z
@@ -63,10 +63,10 @@ export const giftVerifyResponseSchema = z
     code: z.literal(201),
     intentId: z.uuid(),
     paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks, fee and promo code applied" }),
-    paymentCurrency: z.literal(CURRENCY_RUB),
+    paymentCurrency: z.literal(CURRENCY),
     paymentUrl: z.url().meta({ description: "The payment page to send the buyer to" }),
     intentAmount: z.int().meta({ description: "Price of the edition before promo code and fee, kopecks" }),
-    intentCurrency: z.literal(CURRENCY_RUB),
+    intentCurrency: z.literal(CURRENCY),
     ...intentBreakdownShape,
   })
   .meta({ id: "GiftVerifyResponse" });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import "./zod-config";
 import { INTENT_STATUSES } from "@/lib/intents/states";
-import { FEE_MODES } from "@/lib/money";
-import { CURRENCY_RUB, attributionSchema } from "./common";
+import { CURRENCY, FEE_MODES } from "@/lib/money";
+import { attributionSchema } from "./common";
 
 export const intentStatusSchema = z.enum(INTENT_STATUSES).meta({
   id: "IntentStatus",
@@ -23,7 +23,7 @@ export const intentSchema = z
     discountAmount: z.int().meta({ description: "Taken off by the promo code, kopecks" }),
     feeAmount: z.int().meta({ description: "The store's fee inside paymentAmount, kopecks" }),
     paymentAmount: z.int().meta({ description: "What the buyer pays, kopecks" }),
-    currency: z.literal(CURRENCY_RUB),
+    currency: z.literal(CURRENCY),
     feeMode: z.enum(FEE_MODES),
     promoCode: z.string().nullable().meta({ description: "The promo code applied, upper-case" }),
     gift: z

@@ -116,7 +116,7 @@ describe("gearIntentRequestSchema", () => {
   it("marks a trade link of another account so forms can tell it from a malformed one", () => {
     const result = gearIntentRequestSchema.safeParse({ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toMatchObject([{ code: "custom", path: ["additionalFields", "tradeLink"], params: { reason: "account_mismatch" } }]);
+    expect(result.error?.issues).toMatchObject([{ code: "custom", path: ["additionalFields", "tradeLink"], params: { reason: "trade_link_mismatch" } }]);
   });
 
   it("does not call a trade link another account's when the account itself is bad", () => {

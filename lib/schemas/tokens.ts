@@ -13,3 +13,14 @@ export const tokenCreateRequestSchema = z.strictObject({
 });
 
 export type TokenCreateRequest = z.infer<typeof tokenCreateRequestSchema>;
+
+export type TokenFormField = keyof TokenCreateRequest;
+
+/** What the account page's token actions answer: a refusal by its catalogue reason (lib/errors.ts). */
+export type CreateTokenResult =
+  | { ok: true; token: string; name: string; prefix: string }
+  | { ok: false; reason: "not_signed_in" }
+  | { ok: false; reason: "token_limit_reached"; max: number }
+  | { ok: false; reason: "invalid_field"; fields: TokenFormField[] };
+
+export type RevokeTokenResult = { ok: true } | { ok: false; reason: "not_signed_in" | "token_not_found" };

@@ -3,9 +3,10 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
+import { isAppId } from "@/lib/schemas/common";
 import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
 import { TtlCache } from "@/lib/ttl-cache";
-import { notFound } from "@/lib/api/errors";
+import { DomainError } from "@/lib/errors";
 
 const MAX_SEARCH_TERMS = 8;
 
@@ -153,8 +154,10 @@ interface PackageRow extends Record<string, unknown> {
   discount_percent: number;
 }
 
-/** One game with its editions and gift regions; 404 when the store does not have it. */
-export async function getGameOrThrow(db: Database, appId: number, lang: Language, origin: string): Promise<GameDetails> {
+/** One game with its editions and gift regions; `game_not_found` when the store does not have it (or the id is no appId). */
+export async function getGameOrThrow(db: Database, appIdParam: number | string, lang: Language, origin: string): Promise<GameDetails> {
+  if (typeof appIdParam === "string" && !isAppId(appIdParam)) throw new DomainError("game_not_found", { appId: appIdParam.slice(0, 64) }, "appId");
+  const appId = Number(appIdParam);
   const [games, packages] = await Promise.all([
     db.execute<GameRow & { gift_regions: string[] }>(
       sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM games g ${MAIN_PACKAGE} WHERE g.app_id = ${appId}`,
@@ -165,7 +168,7 @@ export async function getGameOrThrow(db: Database, appId: number, lang: Language
     ),
   ]);
   const row = games.rows[0];
-  if (!row) throw notFound(`game ${appId} not found`);
+  if (!row) throw new DomainError("game_not_found", { appId }, "appId");
   return {
     ...toCatalogGame(row, lang, origin),
     packages: packages.rows.map((p) => ({

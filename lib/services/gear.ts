@@ -3,23 +3,17 @@ import { and, count, eq, sql } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse } from "@/lib/schemas/gear";
+import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
+import { DomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
-import { conflict, notFound } from "@/lib/api/errors";
 import type { AuthToken } from "./tokens";
-import { createIntent, paymentPageUrl, type CreatedIntent } from "./intents";
+import { createIntent, intentCreated, type CreatedIntent } from "./intents";
 
 /** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does (see drizzle/0002). */
 const liveReservations = (itemId: unknown) =>
   sql`SELECT count(*)::int FROM intents i
       WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment' AND i.expires_at > now()`;
 
-/** SQLSTATE raised by the intents_hold_gear_stock trigger (drizzle/0002) when no unit is left. */
-const OUT_OF_STOCK = "GK409";
-
-function isOutOfStock(err: unknown): boolean {
-  const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
-  return cause?.code === OUT_OF_STOCK;
-}
 
 /**
  * Reserves one unit of a gear item for the gamer and records an intent. The database holds the
@@ -38,7 +32,9 @@ export async function reserveGear(
     .where(and(eq(gearItems.platformAppId, input.platform), eq(gearItems.item, input.item)));
   if (!item) {
     const [platform] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, input.platform));
-    throw notFound(platform ? `item ${input.item} not found on platform ${input.platform}` : `platform ${input.platform} not found`);
+    throw platform
+      ? new DomainError("item_not_found", { platform: input.platform, item: input.item }, "item")
+      : new DomainError("platform_not_found", { platform: input.platform }, "platform");
   }
   let intent: CreatedIntent;
   try {
@@ -63,22 +59,13 @@ export async function reserveGear(
       },
     });
   } catch (err) {
-    if (isOutOfStock(err)) throw conflict(`item ${input.item} is out of stock`);
+    if (sqlStateOf(err) === SQLSTATE.outOfStock) throw new DomainError("out_of_stock", { item: input.item }, "item");
     throw err;
   }
   return {
-    code: 201,
-    intentId: intent.id,
+    ...intentCreated(intent, origin),
     verified: true,
-    intentAmount: intent.quote.intentAmount,
-    intentCurrency: CURRENCY,
-    paymentAmount: intent.quote.paymentAmount,
-    paymentCurrency: CURRENCY,
-    discountAmount: intent.quote.discountAmount,
-    feeAmount: intent.quote.feeAmount,
-    expiresAt: intent.expiresAt.toISOString(),
     message: `${item.title} is reserved until ${intent.expiresAt.toISOString()}; pay before then to keep it`,
-    paymentUrl: paymentPageUrl(origin, intent.id),
   };
 }
 

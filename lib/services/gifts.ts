@@ -2,10 +2,10 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
 import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
-import { CURRENCY } from "@/lib/money";
-import { conflict, notFound } from "@/lib/api/errors";
+import { giftRefusal } from "@/lib/catalog/availability";
+import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
-import { createIntent, paymentPageUrl } from "./intents";
+import { createIntent, intentCreated } from "./intents";
 
 interface GiftTargetRow extends Record<string, unknown> {
   coming_soon: boolean;
@@ -31,19 +31,16 @@ export async function verifyGift(
         WHERE g.app_id = ${appId}`,
   );
   const game = rows[0];
-  if (!game) throw notFound(`game ${appId} not found`);
-  if (game.package_id === null) {
-    throw notFound(packageId === null ? `game ${appId} has no edition on sale` : `package ${packageId} is not an edition of game ${appId}`);
-  }
-  if (game.coming_soon) throw conflict(`game ${appId} is not released yet and cannot be bought`);
-  if (game.price_final === null) throw conflict(`game ${appId} has no price yet and cannot be bought`);
-  if (!game.gift_regions.includes(input.target.region)) {
-    const allowed = game.gift_regions.length ? `; it can be gifted to: ${game.gift_regions.join(", ")}` : "";
-    throw conflict(`game ${appId} cannot be gifted to region ${input.target.region}${allowed}`);
-  }
+  if (!game) throw new DomainError("game_not_found", { appId }, "item");
+  if (game.package_id === null) throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
+  const region = input.target.region;
+  const refusal = giftRefusal({ comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions }, region);
+  if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, "target.region");
+  if (refusal) throw new DomainError(refusal, { appId });
+  const price = game.price_final!;
 
   const intent = await createIntent(db, {
-    price: game.price_final,
+    price,
     feeMode: input.fee,
     promoCode: input.code,
     promoTarget: { kind: "gifts", appId },
@@ -61,16 +58,5 @@ export async function verifyGift(
       attribution: input.attribution,
     },
   });
-  return {
-    code: 201,
-    intentId: intent.id,
-    paymentAmount: intent.quote.paymentAmount,
-    paymentCurrency: CURRENCY,
-    paymentUrl: paymentPageUrl(origin, intent.id),
-    intentAmount: intent.quote.intentAmount,
-    intentCurrency: CURRENCY,
-    discountAmount: intent.quote.discountAmount,
-    feeAmount: intent.quote.feeAmount,
-    expiresAt: intent.expiresAt.toISOString(),
-  };
+  return intentCreated(intent, origin);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import journal from "@/drizzle/meta/_journal.json";
 import type { Database } from "@/lib/db/client";
+import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 
 export type Readiness = { ready: true; migrations: number } | { ready: false; reason: string };
 
@@ -26,8 +27,8 @@ export async function checkReadiness(db: Database): Promise<Readiness> {
       return { ready: true, migrations: journal.entries.length };
     } catch (err) {
       // No migrations table (42P01) or schema (3F000): reachable, but never migrated.
-      const code = (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
-      if (code === "42P01" || code === "3F000") return { ready: false, reason: "database migrations are not all applied" };
+      const code = sqlStateOf(err);
+      if (code === SQLSTATE.undefinedTable || code === SQLSTATE.invalidSchemaName) return { ready: false, reason: "database migrations are not all applied" };
       return { ready: false, reason: "the database is unreachable" };
     }
   })();

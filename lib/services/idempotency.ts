@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database, Transaction } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
-import { badRequest, conflict } from "@/lib/api/errors";
+import { DomainError } from "@/lib/errors";
 import type { Ownership } from "./tokens";
 
 const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -18,7 +18,7 @@ export function readIdempotencyKey(request: Request): string | null {
   const key = request.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return null;
   if (!KEY_PATTERN.test(key)) {
-    throw badRequest(`${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters (a UUID is a good choice)`);
+    throw new DomainError("invalid_idempotency_key", { header: IDEMPOTENCY_HEADER }, IDEMPOTENCY_HEADER);
   }
   return key;
 }
@@ -78,15 +78,9 @@ export async function withIdempotency(
         const stored = await readKey(tx, request);
         // Gone between the two statements (expired and purged): claim it afresh.
         if (!stored) continue;
-        if (stored.requestRoute !== request.route) {
-          throw conflict(
-            `${IDEMPOTENCY_HEADER} "${request.key}" was already used for ${stored.requestRoute}; use a new key for a new request`,
-          );
-        }
-        if (stored.requestHash !== hash) {
-          throw conflict(
-            `${IDEMPOTENCY_HEADER} "${request.key}" was already used with a different request body; use a new key for a new request`,
-          );
+        if (stored.requestRoute !== request.route || stored.requestHash !== hash) {
+          const usedFor = stored.requestRoute !== request.route ? stored.requestRoute : null;
+          throw new DomainError("idempotency_key_reused", { header: IDEMPOTENCY_HEADER, key: request.key, usedFor }, IDEMPOTENCY_HEADER);
         }
         return new Response(stored.responseBody, {
           status: stored.responseStatus,

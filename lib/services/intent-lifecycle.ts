@@ -2,18 +2,16 @@ import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbExecutor, Transaction } from "@/lib/db/client";
 import { apiTokens, games, gearItems, intents, packages, promoCodes } from "@/lib/db/schema";
-import { ApiError, notFound } from "@/lib/api/errors";
+import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
+import { DomainError } from "@/lib/errors";
+import { CURRENCY } from "@/lib/money";
 import { canTransition, type IntentStatus } from "@/lib/intents/states";
+import { paymentPageUrl } from "@/lib/payments/paths";
+import { isUuid } from "@/lib/schemas/common";
 import type { PublicIntent } from "@/lib/schemas/intents";
-import { paymentPageUrl } from "./intents";
 import { ownershipOf, type AuthToken } from "./tokens";
 import { enqueueIntentEvent } from "./webhook-outbox";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** SQLSTATEs of the transition trigger (drizzle/0003): paying after expires_at, and any other illegal move. */
-const SQLSTATE_EXPIRED = "GKEXP";
-const SQLSTATE_ILLEGAL_MOVE = "GKSTA";
 
 /** Unpaid and past its time, judged by the database clock, the one the triggers use. */
 const lapsed = sql<boolean>`(${intents.status} = 'requires_payment' AND ${intents.expiresAt} <= now())`;
@@ -91,7 +89,7 @@ function toPublicIntent(view: IntentView, origin: string): PublicIntent {
     discountAmount: view.discountAmount,
     feeAmount: view.feeAmount,
     paymentAmount: view.paymentAmount,
-    currency: "RUB",
+    currency: CURRENCY,
     feeMode: view.feeMode,
     promoCode: view.promoCode,
     gift:
@@ -131,7 +129,7 @@ function toPublicIntent(view: IntentView, origin: string): PublicIntent {
   };
 }
 
-const intentNotFound = (intentId: string) => notFound(`intent ${intentId.slice(0, 64)} not found`);
+const intentNotFound = (intentId: string) => new DomainError("intent_not_found", { intentId: intentId.slice(0, 64) }, "intentId");
 
 /**
  * An intent for the API: only the owner of the token that created it sees it, and of a guest's
@@ -139,7 +137,7 @@ const intentNotFound = (intentId: string) => notFound(`intent ${intentId.slice(0
  * id all get the same 404, so ids cannot be probed.
  */
 export async function getIntentForOwner(db: DbExecutor, token: AuthToken, intentId: string, origin: string): Promise<PublicIntent> {
-  if (!UUID.test(intentId)) throw intentNotFound(intentId);
+  if (!isUuid(intentId)) throw intentNotFound(intentId);
   const { userId, tokenId } = ownershipOf(token);
   const view = await selectView(db, and(eq(intents.id, intentId), tokenId ? eq(intents.tokenId, tokenId) : eq(apiTokens.userId, userId)));
   if (!view) throw intentNotFound(intentId);
@@ -148,33 +146,13 @@ export async function getIntentForOwner(db: DbExecutor, token: AuthToken, intent
 
 /** An intent for its payment page, where holding the link is the permission; null when there is none. */
 export async function findIntentView(db: DbExecutor, intentId: string): Promise<IntentView | null> {
-  if (!UUID.test(intentId)) return null;
+  if (!isUuid(intentId)) return null;
   return selectView(db, eq(intents.id, intentId));
 }
 
 /** A refused move: the intent is not in a state the move starts from. `current` is as of now. */
-export class IntentStateConflict extends ApiError {
-  constructor(
-    readonly intentId: string,
-    readonly current: IntentStatus,
-    readonly target: IntentStatus,
-  ) {
-    super(409, conflictMessage(intentId, current, target));
-    this.name = "IntentStateConflict";
-  }
-}
-
-function conflictMessage(intentId: string, current: IntentStatus, target: IntentStatus): string {
-  if (current === target) return `intent ${intentId} is already ${current}`;
-  if (current === "expired") return `intent ${intentId} has expired and can no longer be ${target}`;
-  const now = current === "requires_payment" ? "not paid yet" : current;
-  return `intent ${intentId} is ${now} and cannot be ${target}`;
-}
-
-function sqlState(err: unknown): string | undefined {
-  const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
-  return cause?.code;
-}
+const stateConflict = (intentId: string, current: IntentStatus, target: IntentStatus) =>
+  new DomainError("intent_state_conflict", { intentId, current, target });
 
 interface MoveOptions {
   origin: string;
@@ -188,7 +166,7 @@ interface MoveOptions {
  * callback into the outbox in the same transaction, so a committed payment always has its callback.
  */
 async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus, options: MoveOptions): Promise<IntentView> {
-  if (!UUID.test(intentId)) throw intentNotFound(intentId);
+  if (!isUuid(intentId)) throw intentNotFound(intentId);
   return db.transaction(async (tx) => {
     const [locked] = await tx
       .select({ status: intents.status, lapsed })
@@ -197,7 +175,7 @@ async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus
       .for("update");
     if (!locked) throw intentNotFound(intentId);
     const current: IntentStatus = locked.lapsed ? "expired" : locked.status;
-    if (!canTransition(current, target)) throw new IntentStateConflict(intentId, current, target);
+    if (!canTransition(current, target)) throw stateConflict(intentId, current, target);
     try {
       await tx
         .update(intents)
@@ -205,9 +183,9 @@ async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus
         .where(eq(intents.id, intentId));
     } catch (err) {
       // The row is locked and was checked, so only a clock edge or another writer outside this code gets here.
-      const state = sqlState(err);
-      if (state === SQLSTATE_EXPIRED) throw new IntentStateConflict(intentId, "expired", target);
-      if (state === SQLSTATE_ILLEGAL_MOVE) throw new IntentStateConflict(intentId, current, target);
+      const state = sqlStateOf(err);
+      if (state === SQLSTATE.intentExpired) throw stateConflict(intentId, "expired", target);
+      if (state === SQLSTATE.illegalMove) throw stateConflict(intentId, current, target);
       throw err;
     }
     const view = (await selectView(tx, eq(intents.id, intentId)))!;

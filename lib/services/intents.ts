@@ -4,7 +4,8 @@ import type { DbExecutor, Transaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
-import { feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
+import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
+import { paymentPageUrl } from "@/lib/payments/paths";
 import { redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
@@ -25,9 +26,20 @@ export interface CreatedIntent {
   expiresAt: Date;
 }
 
-/** The page a buyer pays on: the link the API hands out, whatever payment provider is behind it. */
-export function paymentPageUrl(origin: string, intentId: string): string {
-  return `${origin}/pay/${intentId}`;
+/** What both creating endpoints answer with their 201: the amounts, until when they hold, and where to pay. */
+export function intentCreated(intent: CreatedIntent, origin: string) {
+  return {
+    code: 201 as const,
+    intentId: intent.id,
+    intentAmount: intent.quote.intentAmount,
+    intentCurrency: CURRENCY,
+    paymentAmount: intent.quote.paymentAmount,
+    paymentCurrency: CURRENCY,
+    discountAmount: intent.quote.discountAmount,
+    feeAmount: intent.quote.feeAmount,
+    expiresAt: intent.expiresAt.toISOString(),
+    paymentUrl: paymentPageUrl(origin, intent.id),
+  };
 }
 
 /**

@@ -3,8 +3,10 @@ import type { Database } from "@/lib/db/client";
 import { paymentProvider } from "@/lib/payments";
 import type { PaymentProvider } from "@/lib/payments/provider";
 import type { IntentStatus } from "@/lib/intents/states";
+import { isDomainError } from "@/lib/errors";
+import { CURRENCY } from "@/lib/money";
+import { paymentPagePath, paymentResultPath } from "@/lib/payments/paths";
 import {
-  IntentStateConflict,
   cancelIntent,
   findIntentView,
   payIntent,
@@ -14,14 +16,11 @@ import {
 export const PAYMENT_CHOICES = ["pay", "decline"] as const;
 export type PaymentChoice = (typeof PAYMENT_CHOICES)[number];
 
-/** The store's own page for an intent's outcome, used when the intent has no redirect URL of its own. */
-const resultPagePath = (intentId: string) => `/pay/${intentId}/result`;
-const paymentPagePath = (intentId: string) => `/pay/${intentId}`;
 
 // Only URLs stored (and validated) when the intent was created, or the store's own pages: nothing
 // a request carries can choose where the buyer is sent, so the page is no open redirect.
-const successTarget = (view: Pick<IntentView, "id" | "successUrl">) => view.successUrl ?? resultPagePath(view.id);
-const failureTarget = (view: Pick<IntentView, "id" | "failureUrl">) => view.failureUrl ?? resultPagePath(view.id);
+const successTarget = (view: Pick<IntentView, "id" | "successUrl">) => view.successUrl ?? paymentResultPath(view.id);
+const failureTarget = (view: Pick<IntentView, "id" | "failureUrl">) => view.failureUrl ?? paymentResultPath(view.id);
 
 /** Where the buyer goes after pressing `choice`, given the state the intent is in now. */
 function targetFor(view: Pick<IntentView, "id" | "successUrl" | "failureUrl">, choice: PaymentChoice, status: IntentStatus): string {
@@ -58,17 +57,17 @@ export async function submitPaymentChoice(
     const started = await provider.startPayment({
       intentId,
       amount: view.paymentAmount,
-      currency: "RUB",
+      currency: CURRENCY,
       description: view.kind === "gift" ? `${view.gameTitle} (${view.edition}), gift` : `${view.gearTitle}, ${view.gameTitle}`,
       email: view.email,
-      returnUrl: `${origin}${resultPagePath(intentId)}`,
+      returnUrl: `${origin}${paymentResultPath(intentId)}`,
     });
     if (started.outcome === "redirect") return { found: true, location: started.redirectUrl };
     await payIntent(db, intentId, { provider: provider.id, providerPaymentId: started.providerPaymentId, origin });
     return { found: true, location: successTarget(view) };
   } catch (err) {
     // Another tab, the sweep or the clock got there between reading and moving.
-    if (err instanceof IntentStateConflict) return { found: true, location: targetFor(view, choice, err.current) };
+    if (isDomainError(err, "intent_state_conflict")) return { found: true, location: targetFor(view, choice, err.details.current) };
     throw err;
   }
 }

@@ -24,14 +24,14 @@ describe("promoCodeProblem", () => {
   });
 
   it.each([
-    ["a code not valid yet", code({ validFrom: new Date("2026-06-01T12:00:01Z") }), { kind: "gifts", appId: 620 }, "promo code SALE is not valid yet"],
-    ["a code that ended this very moment", code({ validUntil: now }), { kind: "gifts", appId: 620 }, "promo code SALE has expired"],
-    ["a gear code for a gift", code({ appliesTo: "gear" }), { kind: "gifts", appId: 620 }, "promo code SALE does not apply to gifts"],
-    ["a gifts code for gear", code({ appliesTo: "gifts" }), { kind: "gear", appId: 730 }, "promo code SALE does not apply to gear"],
-    ["a code for another game", code({ appIds: [570] }), { kind: "gifts", appId: 620 }, "promo code SALE does not apply to this game"],
-    ["a code for another platform", code({ appIds: [570] }), { kind: "gear", appId: 730 }, "promo code SALE does not apply to this platform"],
-    ["a code with an empty game list", code({ appIds: [] }), { kind: "gear", appId: 730 }, "promo code SALE does not apply to this platform"],
-  ] as const)("refuses %s", (_, promo, target, message) => {
-    expect(promoCodeProblem(promo, target, now)).toBe(message);
+    ["a code not valid yet", code({ validFrom: new Date("2026-06-01T12:00:01Z") }), { kind: "gifts", appId: 620 }, "promo_code_not_yet_valid"],
+    ["a code that ended this very moment", code({ validUntil: now }), { kind: "gifts", appId: 620 }, "promo_code_expired"],
+    ["a gear code for a gift", code({ appliesTo: "gear" }), { kind: "gifts", appId: 620 }, "promo_code_not_for_gifts"],
+    ["a gifts code for gear", code({ appliesTo: "gifts" }), { kind: "gear", appId: 730 }, "promo_code_not_for_gear"],
+    ["a code for another game", code({ appIds: [570] }), { kind: "gifts", appId: 620 }, "promo_code_not_for_game"],
+    ["a code for another platform", code({ appIds: [570] }), { kind: "gear", appId: 730 }, "promo_code_not_for_platform"],
+    ["a code with an empty game list", code({ appIds: [] }), { kind: "gear", appId: 730 }, "promo_code_not_for_platform"],
+  ] as const)("refuses %s", (_, promo, target, reason) => {
+    expect(promoCodeProblem(promo, target, now)).toBe(reason);
   });
 });

@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Transaction } from "@/lib/db/client";
 import { promoCodes } from "@/lib/db/schema";
 import type { Discount } from "@/lib/money";
-import { promoCodeRefused } from "@/lib/api/errors";
+import { DomainError, type Reason } from "@/lib/errors";
 
 export type PromoTarget = { kind: "gifts" | "gear"; appId: number };
 
@@ -15,18 +15,22 @@ interface PromoRow {
   validUntil: Date | null;
 }
 
+type PromoProblem = Extract<Reason, `promo_code_${string}`>;
+
 /** Why a code cannot be used for `target` at `now`, or null when it can (usage limit aside). */
-export function promoCodeProblem(promo: PromoRow, target: PromoTarget, now: Date): string | null {
-  if (promo.validFrom && promo.validFrom > now) return `promo code ${promo.code} is not valid yet`;
-  if (promo.validUntil && promo.validUntil <= now) return `promo code ${promo.code} has expired`;
+export function promoCodeProblem(promo: PromoRow, target: PromoTarget, now: Date): PromoProblem | null {
+  if (promo.validFrom && promo.validFrom > now) return "promo_code_not_yet_valid";
+  if (promo.validUntil && promo.validUntil <= now) return "promo_code_expired";
   if (promo.appliesTo !== "all" && promo.appliesTo !== target.kind) {
-    return `promo code ${promo.code} does not apply to ${target.kind === "gifts" ? "gifts" : "gear"}`;
+    return target.kind === "gifts" ? "promo_code_not_for_gifts" : "promo_code_not_for_gear";
   }
   if (promo.appIds && !promo.appIds.includes(target.appId)) {
-    return `promo code ${promo.code} does not apply to ${target.kind === "gifts" ? "this game" : "this platform"}`;
+    return target.kind === "gifts" ? "promo_code_not_for_game" : "promo_code_not_for_platform";
   }
   return null;
 }
+
+const refused = (reason: PromoProblem, code: string) => new DomainError(reason, { code }, "code");
 
 /**
  * Checks a promo code and counts one use of it, inside the caller's transaction, so the use
@@ -39,14 +43,14 @@ export async function redeemPromoCode(
   now = new Date(),
 ): Promise<{ id: number; discount: Discount }> {
   const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).limit(1);
-  if (!promo) throw promoCodeRefused(`promo code ${code} does not exist`);
+  if (!promo) throw refused("promo_code_unknown", code);
   const problem = promoCodeProblem(promo, target, now);
-  if (problem) throw promoCodeRefused(problem);
+  if (problem) throw refused(problem, promo.code);
   const [used] = await tx
     .update(promoCodes)
     .set({ uses: sql`${promoCodes.uses} + 1` })
     .where(and(eq(promoCodes.id, promo.id), or(isNull(promoCodes.maxUses), lt(promoCodes.uses, promoCodes.maxUses))))
     .returning({ id: promoCodes.id });
-  if (!used) throw promoCodeRefused(`promo code ${code} has reached its usage limit`);
+  if (!used) throw refused("promo_code_used_up", promo.code);
   return { id: promo.id, discount: { kind: promo.kind, value: promo.value } };
 }

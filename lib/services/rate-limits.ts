@@ -1,11 +1,11 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
 import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
-import { tooManyRequestsHeaders, tooManyRequestsMessage, type RateLimitState } from "@/lib/rate-limit-headers";
+import { DomainError } from "@/lib/errors";
+import type { RateLimitState } from "@/lib/rate-limit-headers";
 
 export interface RateLimitPolicy {
   /** Named in RateLimit-Policy and in the metrics. */
@@ -107,9 +107,9 @@ function state(policy: RateLimitPolicy, count: number, reset: number): RateLimit
  * The 429 for a used-up policy; `what` names the limited thing in the message ("this token"),
  * `others` are the policies the request was counted against before, listed in its headers too.
  */
-export function tooManyRequests(what: string, result: RateLimitState, others: RateLimitState[] = []): ApiError {
+export function tooManyRequests(what: string, result: RateLimitState, others: RateLimitState[] = []): DomainError<"rate_limited"> {
   recordRateLimited(result);
-  return new ApiError(429, tooManyRequestsMessage(what, result), tooManyRequestsHeaders(result, others));
+  return new DomainError("rate_limited", { what, state: result, others });
 }
 
 /** Counts a refusal in the metrics, for callers that answer a used-up limit in their own way (forms). */

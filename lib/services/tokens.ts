@@ -4,6 +4,8 @@ import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { apiTokens, users } from "@/lib/db/schema";
+import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
+import { processSingleton } from "@/lib/singleton";
 import { log } from "@/lib/log";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
@@ -74,14 +76,9 @@ const AUTH_CACHE_MAX = 10_000;
 // One cache per process, not per module copy: Next bundles each route and each page's server
 // actions separately, so a module-level Map in the account page's revoke action would not be the
 // one /api/v1 reads, and a revoked token would keep working there until its entry timed out.
-const processWide = globalThis as unknown as {
-  gkAuthCache?: Map<string, CachedToken>;
-  gkLastUsedWritten?: Map<string, number>;
-  gkGuestOwners?: WeakMap<Database, Promise<string>>;
-};
 /** Successful lookups by token hash; failures are never cached, so a new token works at once. */
-const authCache = (processWide.gkAuthCache ??= new Map<string, CachedToken>());
-const lastUsedWritten = (processWide.gkLastUsedWritten ??= new Map<string, number>());
+const authCache = processSingleton("auth-cache", () => new Map<string, CachedToken>());
+const lastUsedWritten = processSingleton("token-last-used", () => new Map<string, number>());
 
 /** Looks a presented bearer token up by its hash and records its use (to the minute). */
 export async function authenticateToken(db: Database, presented: string, now = new Date()): Promise<AuthResult> {
@@ -198,13 +195,12 @@ export async function listApiTokens(db: Database, userId?: string) {
 /** Owns the intents guests make through the store's own pages. */
 export const STOREFRONT_GUEST_EMAIL = "guests@storefront.giftkey.invalid";
 const STOREFRONT_SCOPES: ApiScope[] = ["catalog:read", "gifts:verify", "gear:create", "intents:read"];
-const FOREIGN_KEY_VIOLATION = "23503";
 
 const isGuestOwner = sql<boolean>`lower(${users.email}) = ${STOREFRONT_GUEST_EMAIL}`;
 
 // Per process and per database (tests open many), and a promise rather than an id: concurrent first
 // issuances wait for one lookup instead of each running their own.
-const guestOwners = (processWide.gkGuestOwners ??= new WeakMap<Database, Promise<string>>());
+const guestOwners = processSingleton("guest-owners", () => new WeakMap<Database, Promise<string>>());
 
 /**
  * The guest owner's id, looked up (and created, the first time ever) once per process. It must be
@@ -234,9 +230,6 @@ async function resolveGuestOwner(db: Database): Promise<string> {
   return row.id;
 }
 
-function sqlStateOf(err: unknown): string | undefined {
-  return ((err as { cause?: { code?: string } }).cause ?? (err as { code?: string }))?.code;
-}
 
 /**
  * A short-lived token for one browser session of the store's own pages: the pages call the same
@@ -253,7 +246,7 @@ export async function issueStorefrontToken(db: Database, userId: string | null):
     return { token: (await create(await guestOwnerId(db))).token, expiresAt };
   } catch (err) {
     // The cached owner was deleted since (a foreign-key violation): look it up, or create it, afresh.
-    if (sqlStateOf(err) !== FOREIGN_KEY_VIOLATION) throw err;
+    if (sqlStateOf(err) !== SQLSTATE.foreignKeyViolation) throw err;
     guestOwners.delete(db);
     return { token: (await create(await guestOwnerId(db))).token, expiresAt };
   }

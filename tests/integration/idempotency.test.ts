@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { DomainError } from "@/lib/errors";
+import { asAnswered, refusal } from "@/tests/support/refusal";
 import type { Transaction } from "@/lib/db/client";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import {
@@ -74,11 +75,11 @@ describe("Idempotency-Key", () => {
 
   it("is 409 with another body or on another endpoint, and creates nothing", async () => {
     await createGear(owner, body("conflict@example.com"), "key-conflict");
-    await expect(createGear(owner, body("conflict-2@example.com"), "key-conflict")).rejects.toMatchObject({
+    await expect(refusal(createGear(owner, body("conflict-2@example.com"), "key-conflict"))).resolves.toMatchObject({
       status: 409,
       message: 'Idempotency-Key "key-conflict" was already used with a different request body; use a new key for a new request',
     });
-    await expect(createGear(owner, body("conflict@example.com"), "key-conflict", "POST /api/v1/gifts/verify")).rejects.toMatchObject({
+    await expect(refusal(createGear(owner, body("conflict@example.com"), "key-conflict", "POST /api/v1/gifts/verify"))).resolves.toMatchObject({
       status: 409,
       message: 'Idempotency-Key "key-conflict" was already used for POST /api/v1/gear; use a new key for a new request',
     });
@@ -104,21 +105,21 @@ describe("Idempotency-Key", () => {
   });
 
   it("lets the first of two racing bodies win: its twins replay, the other body is 409", async () => {
-    const raw = (email: string) => createGear(owner, body(email), "key-two-bodies").then(settled, (err: ApiError) => err);
+    const raw = (email: string) => createGear(owner, body(email), "key-two-bodies").then(settled, (err: DomainError) => err);
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => raw(i % 2 ? "odd@example.com" : "even@example.com")));
-    const created = results.filter((r) => !(r instanceof ApiError));
-    const refused = results.filter((r) => r instanceof ApiError);
+    const created = results.filter((r) => !(r instanceof DomainError));
+    const refused = results.filter((r) => r instanceof DomainError);
     expect(created).toHaveLength(8);
     expect(refused).toHaveLength(8);
     expect((await intentsFor("odd@example.com")) + (await intentsFor("even@example.com"))).toBe(1);
-    for (const err of refused) expect(err).toMatchObject({ status: 409 });
+    for (const err of refused) expect(asAnswered(err)).toMatchObject({ status: 409, reason: "idempotency_key_reused" });
   });
 
   it("stores nothing for a failed request, so a retry with the same key runs again", async () => {
     await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'idem-none', 'None', 10000, 0)`);
     const raw = { ...body("retry@example.com"), item: "idem-none" };
     const outOfStock = createGear(owner, raw, "key-retry");
-    await expect(outOfStock).rejects.toMatchObject({ status: 409, message: "item idem-none is out of stock" });
+    await expect(refusal(outOfStock)).resolves.toMatchObject({ status: 409, message: "item idem-none is out of stock" });
     expect(await keyRow(owner, "key-retry")).toBeUndefined();
     await t.db.execute(sql`UPDATE gear_items SET stock = 1 WHERE item = 'idem-none'`);
     const retried = await settled(await createGear(owner, raw, "key-retry"));
@@ -162,6 +163,15 @@ describe("Idempotency-Key", () => {
 describe("readIdempotencyKey", () => {
   const read = (value?: string) =>
     readIdempotencyKey(new Request("http://x/", { headers: value === undefined ? {} : { "Idempotency-Key": value } }));
+  const refusalOf = (call: () => unknown) => {
+    try {
+      call();
+    } catch (err) {
+      if (err instanceof DomainError) return asAnswered(err);
+      throw err;
+    }
+    throw new Error("no refusal");
+  };
   const message = "Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID is a good choice)";
 
   it.each([
@@ -178,7 +188,7 @@ describe("readIdempotencyKey", () => {
     ["non-ASCII (as a server reads UTF-8 bytes: one character per byte)", "caf\u00c3\u00a9"],
     ["a control character", "a\x7fb"],
   ])("refuses %s with 400", (_, key) => {
-    expect(() => read(key)).toThrow(new ApiError(400, message));
+    expect(refusalOf(() => read(key))).toMatchObject({ status: 400, reason: "invalid_idempotency_key", param: "Idempotency-Key", message });
   });
 });
 

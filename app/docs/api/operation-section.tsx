@@ -21,7 +21,7 @@ export interface Operation {
   "x-scope": string;
   parameters?: { name: string; in: string; required: boolean; description?: string; schema: Schema }[];
   requestBody?: { content: { "application/json": { schema: Schema } } };
-  responses: Record<string, { description: string; content?: { "application/json": { schema: Schema } } }>;
+  responses: Record<string, { description: string; "x-reasons"?: string[]; content?: { "application/json": { schema: Schema } } }>;
 }
 
 function resolve(schema: Schema, schemas: Record<string, unknown>): Schema {
@@ -96,8 +96,16 @@ function FieldTable({ schema, schemas }: { schema: Schema; schemas: Record<strin
   );
 }
 
-export function OperationSection(props: { id: string; method: string; path: string; op: Operation; schemas: Record<string, unknown> }) {
-  const { id, method, path, op, schemas } = props;
+export function OperationSection(props: {
+  id: string;
+  method: string;
+  path: string;
+  op: Operation;
+  schemas: Record<string, unknown>;
+  /** What each refusal reason means, by reason. */
+  summaries: Record<string, string>;
+}) {
+  const { id, method, path, op, schemas, summaries } = props;
   return (
     <section id={id} className="mt-12 border-t border-slate-800 pt-8">
       <h2 className="font-mono text-xl font-semibold">
@@ -131,7 +139,17 @@ export function OperationSection(props: { id: string; method: string; path: stri
         {Object.entries(op.responses).map(([status, response]) => (
           <li key={status}>
             <span className="mr-2 font-mono font-semibold">{status}</span>
-            <span className="text-slate-300">{response.description}</span>
+            {response["x-reasons"] ? (
+              <ul className="mt-1 ml-10 space-y-1">
+                {response["x-reasons"].map((reason) => (
+                  <li key={reason} className="text-slate-300">
+                    <code className="rounded bg-slate-800 px-1 text-sky-200">{reason}</code> {summaries[reason]}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <span className="text-slate-300">{response.description}</span>
+            )}
             {status.startsWith("2") && response.content ? (
               <FieldTable schema={response.content["application/json"].schema} schemas={schemas} />
             ) : null}

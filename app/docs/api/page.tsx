@@ -9,6 +9,8 @@ export default function ApiReferencePage() {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
   );
+  const catalogue = doc["x-reasons"];
+  const summaries = Object.fromEntries(catalogue.map((r) => [r.reason, r.summary]));
   return (
     <main className="mx-auto max-w-4xl px-4 py-10" lang="en">
       <h1 className="text-3xl font-bold">{doc.info.title}</h1>
@@ -29,6 +31,11 @@ export default function ApiReferencePage() {
               </a>
             </li>
           ))}
+          <li>
+            <a className="text-sky-300 hover:underline" href="#reasons">
+              Refusal reasons
+            </a>
+          </li>
           {operations.map(({ path, method }) => (
             <li key={`${method} ${path}`}>
               <a className="font-mono text-sky-300 hover:underline" href={`#${anchor(method + path)}`}>
@@ -52,8 +59,47 @@ export default function ApiReferencePage() {
           )}
         </section>
       ))}
+      <section id="reasons" className="mt-10">
+        <h2 className="text-xl font-semibold">Refusal reasons</h2>
+        <p className="mt-3 leading-relaxed text-slate-300">
+          Every error body&apos;s <code className="rounded bg-slate-800 px-1 text-sky-200">reason</code> is one of these. The status is always the
+          same for a reason; the operations are those that can answer it.
+        </p>
+        <div className="mt-3 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-sky-400" tabIndex={0} role="region" aria-label="Refusal reasons">
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-400">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Reason</th>
+                <th className="py-1 pr-3 font-medium">Status</th>
+                <th className="py-1 pr-3 font-medium">Meaning</th>
+                <th className="py-1 font-medium">Operations</th>
+              </tr>
+            </thead>
+            <tbody>
+              {catalogue.map((r) => (
+                <tr key={r.reason} id={`reason-${r.reason}`} className="border-t border-slate-800 align-top">
+                  <td className="py-1 pr-3 font-mono text-sky-200">{r.reason}</td>
+                  <td className="py-1 pr-3 font-mono">{r.status}</td>
+                  <td className="py-1 pr-3 text-slate-300">
+                    <Inline text={r.summary} />
+                  </td>
+                  <td className="py-1 font-mono text-xs text-slate-400">{r.operations.length ? r.operations.join(", ") : "the store's own pages"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
       {operations.map(({ path, method, op }) => (
-        <OperationSection key={`${method} ${path}`} id={anchor(method + path)} method={method} path={path} op={op} schemas={doc.components.schemas} />
+        <OperationSection
+          key={`${method} ${path}`}
+          id={anchor(method + path)}
+          method={method}
+          path={path}
+          op={op}
+          schemas={doc.components.schemas}
+          summaries={summaries}
+        />
       ))}
     </main>
   );

@@ -9,6 +9,7 @@ import { paymentProvider } from "@/lib/payments";
 import { findIntentView } from "@/lib/services/intent-lifecycle";
 import { Countdown } from "./_components/countdown";
 import { AmountTable, OrderSummary, Outcome, SandboxBanner, formatTime } from "./_components/parts";
+import { paymentSubmitPath } from "@/lib/payments/paths";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
@@ -42,7 +43,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
               {format(t.pay.deadline.payBefore, { time: formatTime(view.expiresAt, locale) })}
             </p>
             <Countdown secondsLeft={view.secondsLeft} />
-            <form method="post" action={`/pay/${view.id}/submit`} className="mt-5 flex flex-col gap-3 sm:flex-row">
+            <form method="post" action={paymentSubmitPath(view.id)} className="mt-5 flex flex-col gap-3 sm:flex-row">
               <button
                 type="submit"
                 name="choice"

@@ -100,8 +100,6 @@ export const account = defineMessages({
       revoking: "Отзываем…",
       cancel: "Отмена",
       revoked: "Токен «{name}» отозван.",
-      notFound: "Этот токен уже отозван или не ваш.",
-      limit: "У вас уже {max} активных токенов. Отзовите ненужные, чтобы создать новый.",
       errors: {
         nameRequired: "Введите название.",
         nameTooLong: "Название слишком длинное: не больше 100 символов.",
@@ -267,8 +265,6 @@ export const account = defineMessages({
       revoking: "Revoking…",
       cancel: "Cancel",
       revoked: "Token “{name}” revoked.",
-      notFound: "That token is already revoked or is not yours.",
-      limit: "You already have {max} active tokens. Revoke the ones you no longer need to create another.",
       errors: {
         nameRequired: "Enter a name.",
         nameTooLong: "That name is too long: at most 100 characters.",

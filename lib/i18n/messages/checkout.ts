@@ -32,9 +32,9 @@ export const checkout = defineMessages({
       submit: "Оформить подарок",
       submitting: "Оформляем…",
       unavailable: {
-        comingSoon: "Игра ещё не вышла — купить её в подарок пока нельзя.",
-        noPrice: "Эта игра сейчас не продаётся.",
-        noRegions: "Эту игру нельзя отправить в подарок.",
+        game_not_released: "Игра ещё не вышла — купить её в подарок пока нельзя.",
+        game_not_priced: "Эта игра сейчас не продаётся.",
+        region_not_giftable: "Эту игру нельзя отправить в подарок.",
       },
     },
     email: {
@@ -73,7 +73,6 @@ export const checkout = defineMessages({
         region: {
           required: "Выберите регион получателя.",
           invalid: "Выберите регион из списка.",
-          notGiftable: "Эту игру нельзя подарить в регион «{region}». Доступны: {allowed}.",
         },
         packageId: { invalid: "Выберите издание из списка." },
         email: {
@@ -84,14 +83,6 @@ export const checkout = defineMessages({
         fee: { invalid: "Выберите, как учитывать комиссию." },
         code: {
           invalid: "В промокоде бывают только латинские буквы, цифры, «-» и «_» (до 64 символов).",
-          unknown: "Промокода {code} нет. Проверьте, как он написан.",
-          expired: "Срок действия промокода {code} истёк.",
-          notYet: "Промокод {code} ещё не действует.",
-          usedUp: "Промокод {code} уже использован максимальное число раз.",
-          notForGifts: "Промокод {code} не действует на подарки.",
-          notForGear: "Промокод {code} не действует на игровые предметы.",
-          notForGame: "Промокод {code} не действует на эту игру.",
-          notForPlatform: "Промокод {code} не действует на предметы этой игры.",
         },
         account: {
           required: "Укажите SteamID64 аккаунта.",
@@ -106,16 +97,9 @@ export const checkout = defineMessages({
         item: {
           required: "Выберите предмет.",
           invalid: "Выберите предмет из списка.",
-          outOfStock: "«{item}» закончился, пока вы оформляли заказ. Наличие обновлено — выберите другой предмет.",
-          notFound: "Этого предмета больше нет в магазине. Выберите другой.",
         },
         platform: { invalid: "Выберите игру из списка." },
       },
-      notReleased: "Игра ещё не вышла — купить её пока нельзя.",
-      noPrice: "Эта игра сейчас не продаётся.",
-      gameNotFound: "Этой игры или издания больше нет в магазине. Обновите страницу.",
-      session: "Сеанс магазина истёк. Обновите страницу и попробуйте снова.",
-      rateLimited: "Слишком много попыток. Подождите минуту и попробуйте снова.",
       server: "Магазин не смог оформить заказ. Попробуйте ещё раз чуть позже.",
       network: "Нет связи с магазином. Проверьте подключение и попробуйте снова.",
       details: "Ответ магазина: {message}",
@@ -148,9 +132,9 @@ export const checkout = defineMessages({
       submit: "Create gift order",
       submitting: "Creating…",
       unavailable: {
-        comingSoon: "This game is not out yet, so it cannot be gifted yet.",
-        noPrice: "This game is not on sale right now.",
-        noRegions: "This game cannot be sent as a gift.",
+        game_not_released: "This game is not out yet, so it cannot be gifted yet.",
+        game_not_priced: "This game is not on sale right now.",
+        region_not_giftable: "This game cannot be sent as a gift.",
       },
     },
     email: {
@@ -189,7 +173,6 @@ export const checkout = defineMessages({
         region: {
           required: "Choose the recipient's region.",
           invalid: "Choose a region from the list.",
-          notGiftable: "This game cannot be gifted to “{region}”. Available: {allowed}.",
         },
         packageId: { invalid: "Choose an edition from the list." },
         email: {
@@ -200,14 +183,6 @@ export const checkout = defineMessages({
         fee: { invalid: "Choose how the fee is charged." },
         code: {
           invalid: "Promo codes have only Latin letters, digits, “-” and “_” (up to 64).",
-          unknown: "There is no promo code {code}. Check the spelling.",
-          expired: "Promo code {code} has expired.",
-          notYet: "Promo code {code} is not valid yet.",
-          usedUp: "Promo code {code} has been used up.",
-          notForGifts: "Promo code {code} does not apply to gifts.",
-          notForGear: "Promo code {code} does not apply to in-game items.",
-          notForGame: "Promo code {code} does not apply to this game.",
-          notForPlatform: "Promo code {code} does not apply to this game's items.",
         },
         account: {
           required: "Enter the account's SteamID64.",
@@ -222,16 +197,9 @@ export const checkout = defineMessages({
         item: {
           required: "Choose an item.",
           invalid: "Choose an item from the list.",
-          outOfStock: "“{item}” sold out while you were checking out. Availability is updated — please choose another item.",
-          notFound: "This item is no longer in the store. Please choose another.",
         },
         platform: { invalid: "Choose a game from the list." },
       },
-      notReleased: "This game is not out yet and cannot be bought yet.",
-      noPrice: "This game is not on sale right now.",
-      gameNotFound: "This game or edition is no longer in the store. Please reload the page.",
-      session: "Your store session has expired. Reload the page and try again.",
-      rateLimited: "Too many attempts. Wait a minute and try again.",
       server: "The store could not create the order. Please try again shortly.",
       network: "Cannot reach the store. Check your connection and try again.",
       details: "The store said: {message}",

@@ -14,9 +14,9 @@ export const game = defineMessages({
     },
     buy: "Купить в подарок",
     unavailable: {
-      comingSoon: "Игра ещё не вышла: купить её в подарок можно будет после релиза.",
-      noPrice: "У игры пока нет цены, поэтому купить её в подарок нельзя.",
-      noRegions: "Эту игру сейчас нельзя подарить: магазин не продаёт её ни в один регион.",
+      game_not_released: "Игра ещё не вышла: купить её в подарок можно будет после релиза.",
+      game_not_priced: "У игры пока нет цены, поэтому купить её в подарок нельзя.",
+      region_not_giftable: "Эту игру сейчас нельзя подарить: магазин не продаёт её ни в один регион.",
     },
     notFound: {
       title: "Игра не найдена",
@@ -38,9 +38,9 @@ export const game = defineMessages({
     },
     buy: "Buy as a gift",
     unavailable: {
-      comingSoon: "This game is not out yet: it can be bought as a gift once it is released.",
-      noPrice: "This game has no price yet, so it cannot be bought as a gift.",
-      noRegions: "This game cannot be gifted right now: the store does not sell it to any region.",
+      game_not_released: "This game is not out yet: it can be bought as a gift once it is released.",
+      game_not_priced: "This game has no price yet, so it cannot be bought as a gift.",
+      region_not_giftable: "This game cannot be gifted right now: the store does not sell it to any region.",
     },
     notFound: {
       title: "Game not found",

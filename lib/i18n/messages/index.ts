@@ -3,11 +3,12 @@ import { account } from "./account";
 import { catalog } from "./catalog";
 import { checkout } from "./checkout";
 import { common } from "./common";
+import { errors } from "./errors";
 import { game } from "./game";
 import { gear } from "./gear";
 import { pay } from "./pay";
 
-const namespaces = { common, catalog, game, checkout, gear, account, pay };
+const namespaces = { common, catalog, game, checkout, gear, account, pay, errors };
 
 type Namespaces = typeof namespaces;
 export type Messages = { [N in keyof Namespaces]: Namespaces[N]["ru"] };

@@ -1,8 +1,8 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
+import { isDomainError } from "@/lib/errors";
 import type { Locale } from "@/lib/i18n/config";
 import { appIdSchema } from "@/lib/schemas/common";
 import type { GameDetails } from "@/lib/schemas/catalog";
@@ -19,7 +19,7 @@ export const loadGame = cache(async (appIdParam: string, locale: Locale): Promis
   try {
     return await getGameOrThrow(getDb(), appId.data, locale, await siteOrigin());
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) notFound();
+    if (isDomainError(error, "game_not_found")) notFound();
     throw error;
   }
 });

@@ -55,7 +55,7 @@ export default async function GamePage({ params }: { params: Params }) {
 
   return (
     <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-4 sm:pt-6">
-      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === "available") }} />
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === null) }} />
       <nav aria-label={t.game.breadcrumb} className="text-sm">
         <ol className="flex flex-wrap items-center gap-1 text-slate-400">
           <li>
@@ -110,7 +110,7 @@ export default async function GamePage({ params }: { params: Params }) {
           <p className="leading-relaxed text-slate-300">{game.shortDescription}</p>
           <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-800 bg-slate-900 p-4">
             <Price price={main?.price ?? null} locale={locale} labels={t.common.price} size="lg" />
-            {availability === "available" ? (
+            {availability === null ? (
               <a href="#checkout" className={buttonClass("primary", "w-full sm:w-auto")}>
                 {t.game.buy}
               </a>
@@ -126,7 +126,7 @@ export default async function GamePage({ params }: { params: Params }) {
         <GiftRegions regions={game.giftRegions} locale={locale} t={t} />
       </div>
 
-      {availability === "available" && (
+      {availability === null && (
         <div id="checkout" className="mt-10 scroll-mt-4">
           <GiftCheckout game={game} defaultEmail={user?.email} feeRate={env.FEE_RATE} />
         </div>

@@ -16,7 +16,7 @@ const handler = withRequestContext(async (request: Request, context: Context): P
     if (!(err instanceof AuthConfigError)) throw err;
     // The operator's mistake, said plainly in the log; the visitor only learns sign-in is down.
     log.error({ area: "auth", error: err.message }, "sign-in unavailable");
-    return errorResponse(503, "sign-in is not available: the server is missing its configuration");
+    return errorResponse("service_unavailable", { what: "sign-in is not available: the server is missing its configuration" });
   }
 });
 

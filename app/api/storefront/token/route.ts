@@ -13,13 +13,13 @@ export const POST = withRequestContext(async (request: Request) => {
   const origin = request.headers.get("origin");
   const host = request.headers.get("host");
   const sameOrigin = site ? site === "same-origin" : origin !== null && host !== null && new URL(origin).host === host;
-  if (!sameOrigin) return errorResponse(403, "storefront tokens are issued to the store's own pages only");
+  if (!sameOrigin) return errorResponse("forbidden_origin", {});
   const db = getDb();
   // Each token gets its own per-token limit, so minting them is limited per address.
   const limit = rateLimitsEnabled() ? await hitRateLimit(db, `ip:${clientAddressOf(request.headers)}`, POLICIES.ip) : null;
   if (limit && !limit.allowed) {
     const refused = tooManyRequests("storefront tokens from this address", limit);
-    return errorResponse(429, refused.message, refused.headers);
+    return errorResponse(refused.reason, refused.details);
   }
   const user = await getSessionUser();
   const issued = await issueStorefrontToken(db, user?.id ?? null);

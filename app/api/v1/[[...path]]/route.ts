@@ -2,7 +2,7 @@
 import { errorResponse } from "@/lib/api/errors";
 
 function unknownRoute(request: Request): Response {
-  return errorResponse(404, `no such endpoint: ${request.method} ${new URL(request.url).pathname}`);
+  return errorResponse("not_found", { method: request.method, path: new URL(request.url).pathname });
 }
 
 export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE };

@@ -1,11 +1,10 @@
 // POST /api/v1/gear - reserve a gear item for a gamer's account and create an intent
+import { ENDPOINTS } from "@/lib/api/endpoints";
 import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
-import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { reserveGear } from "@/lib/services/gear";
 
-export const POST = withApi(
-  { scope: "gear:create", body: gearIntentRequestSchema, idempotent: true },
-  async ({ db, token, body, request }) => json(await reserveGear(db, token, body, publicOrigin(request)), 201),
+export const POST = withApi(ENDPOINTS.createGearIntent, async ({ db, token, body, request }) =>
+  json(await reserveGear(db, token, body, publicOrigin(request)), 201),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

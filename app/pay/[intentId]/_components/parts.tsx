@@ -5,6 +5,7 @@ import { format } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { formatRub } from "@/lib/money";
 import type { IntentView } from "@/lib/services/intent-lifecycle";
+import { paymentPagePath } from "@/lib/payments/paths";
 
 type T = Messages["pay"];
 
@@ -131,7 +132,7 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
       <p className="mt-2 text-slate-200">{texts[view.status]}</p>
       <p className="mt-4 flex flex-wrap gap-3">
         {view.status === "requires_payment" ? (
-          <Link href={`/pay/${view.id}`} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+          <Link href={paymentPagePath(view.id)} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
             {t.outcome.toPayment}
           </Link>
         ) : back ? (

@@ -1,11 +1,10 @@
 // POST /api/v1/gifts/verify - check a gift can be bought and create an intent
+import { ENDPOINTS } from "@/lib/api/endpoints";
 import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
-import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import { verifyGift } from "@/lib/services/gifts";
 
-export const POST = withApi(
-  { scope: "gifts:verify", body: giftVerifyRequestSchema, idempotent: true },
-  async ({ db, token, body, request }) => json(await verifyGift(db, token, body, publicOrigin(request)), 201),
+export const POST = withApi(ENDPOINTS.verifyGift, async ({ db, token, body, request }) =>
+  json(await verifyGift(db, token, body, publicOrigin(request)), 201),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,0 +1,263 @@
+import type { Reason, ReasonDetails } from "@/lib/errors";
+import { tooManyRequestsHeaders, tooManyRequestsMessage } from "@/lib/rate-limit-headers";
+
+interface CatalogueEntry<R extends Reason> {
+  status: number;
+  /** When a program sees this reason, for the reference page and the OpenAPI document. */
+  summary: string;
+  /** The `message` of the body: English, for the developer reading it. */
+  message: (details: ReasonDetails[R]) => string;
+  headers?: (details: ReasonDetails[R]) => Record<string, string>;
+}
+
+const bearerChallenge = (error: "invalid_request" | "invalid_token", description: string) => ({
+  "WWW-Authenticate": `Bearer realm="api", error="${error}", error_description="${description}"`,
+});
+
+
+/**
+ * The one catalogue of refusals: each reason's HTTP status, what it means, and its message. The
+ * API wrapper alone reads statuses from here; which endpoints can answer a reason comes from their
+ * descriptors (lib/api/endpoints.ts).
+ */
+export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
+  invalid_field: {
+    status: 400,
+    summary: "A field or parameter is missing or invalid; `param` names it",
+    message: (d) => d.message,
+  },
+  unknown_field: {
+    status: 400,
+    summary: "The body has a field the endpoint does not know (a misspelling is never ignored); `param` names it",
+    message: (d) => `unknown field${d.fields.length > 1 ? "s" : ""}: ${d.fields.join(", ")}`,
+  },
+  trade_link_mismatch: {
+    status: 400,
+    summary: "The trade link belongs to another account than `account`",
+    message: (d) => d.message,
+  },
+  invalid_body: {
+    status: 400,
+    summary: "The body is empty, not UTF-8, not JSON, or nested too deep",
+    message: (d) =>
+      ({
+        empty: "the request body is empty: send a JSON object",
+        not_utf8: "the request body is not valid UTF-8",
+        not_json: "the request body is not valid JSON",
+        too_deep: `the request body nests more than ${d.maxDepth ?? 32} levels deep`,
+      })[d.problem],
+  },
+  body_too_large: {
+    status: 413,
+    summary: "The body is over 64 KiB",
+    message: (d) => `the request body must be at most ${d.maxBytes / 1024} KiB`,
+  },
+  unsupported_media_type: {
+    status: 415,
+    summary: "The body is not `application/json`",
+    message: () => "the request body must be JSON: send Content-Type: application/json",
+  },
+  invalid_idempotency_key: {
+    status: 400,
+    summary: "`Idempotency-Key` is not 1 to 255 printable ASCII characters",
+    message: (d) => `${d.header} must be 1 to 255 printable ASCII characters (a UUID is a good choice)`,
+  },
+  idempotency_key_reused: {
+    status: 409,
+    summary: "The `Idempotency-Key` was used before with another body or on another endpoint",
+    message: (d) =>
+      d.usedFor
+        ? `${d.header} "${d.key}" was already used for ${d.usedFor}; use a new key for a new request`
+        : `${d.header} "${d.key}" was already used with a different request body; use a new key for a new request`,
+  },
+  missing_token: {
+    status: 401,
+    summary: "No `Authorization: Bearer` header",
+    message: () => "missing bearer token: send Authorization: Bearer <token>",
+    headers: () => ({ "WWW-Authenticate": 'Bearer realm="api"' }),
+  },
+  invalid_token: {
+    status: 401,
+    summary: "The Authorization header is malformed, or the token is not one the store issued",
+    message: (d) => (d.problem === "authorization_header" ? "the Authorization header must be: Bearer <token>" : "the bearer token is not a valid token"),
+    headers: (d) =>
+      d.problem === "authorization_header"
+        ? bearerChallenge("invalid_request", "the Authorization header must be: Bearer <token>")
+        : bearerChallenge("invalid_token", "the bearer token is not a valid token"),
+  },
+  token_expired: {
+    status: 401,
+    summary: "The token has expired",
+    message: () => "the bearer token has expired",
+    headers: () => bearerChallenge("invalid_token", "the bearer token has expired"),
+  },
+  token_revoked: {
+    status: 401,
+    summary: "The token has been revoked",
+    message: () => "the bearer token has been revoked",
+    headers: () => bearerChallenge("invalid_token", "the bearer token has been revoked"),
+  },
+  insufficient_scope: {
+    status: 403,
+    summary: "The token is valid but lacks the endpoint's scope",
+    message: (d) => `this token lacks the "${d.scope}" scope`,
+  },
+  rate_limited: {
+    status: 429,
+    summary: "A rate limit is used up; `Retry-After` says when to retry",
+    message: (d) => tooManyRequestsMessage(d.what, d.state),
+    headers: (d) => tooManyRequestsHeaders(d.state, d.others),
+  },
+  forbidden_origin: {
+    status: 403,
+    summary: "Storefront tokens are issued to the store's own pages only",
+    message: () => "storefront tokens are issued to the store's own pages only",
+  },
+  not_found: {
+    status: 404,
+    summary: "No such endpoint",
+    message: (d) => `no such endpoint: ${d.method} ${d.path}`,
+  },
+  method_not_allowed: {
+    status: 405,
+    summary: "The endpoint does not take this method; `Allow` lists those it does",
+    message: (d) => `${d.method} is not allowed here; allowed: ${d.allow}`,
+    headers: (d) => ({ Allow: d.allow }),
+  },
+  service_unavailable: {
+    status: 503,
+    summary: "The store cannot answer right now; `Retry-After` says when to try again",
+    message: (d) => d.what,
+    headers: (d) => ({ "Retry-After": String(d.retryAfterSeconds ?? 5) }),
+  },
+  internal_error: {
+    status: 500,
+    summary: "Something unexpected failed; quote the request id",
+    message: (d) => `internal error; quote request id ${d.requestId} when reporting it`,
+  },
+  game_not_found: {
+    status: 404,
+    summary: "No game with this appId",
+    message: (d) => `game ${d.appId} not found`,
+  },
+  edition_not_found: {
+    status: 404,
+    summary: "The package is not an edition of the game, or the game has no edition on sale",
+    message: (d) => (d.packageId === null ? `game ${d.appId} has no edition on sale` : `package ${d.packageId} is not an edition of game ${d.appId}`),
+  },
+  game_not_released: {
+    status: 409,
+    summary: "The game is not released yet and cannot be bought",
+    message: (d) => `game ${d.appId} is not released yet and cannot be bought`,
+  },
+  game_not_priced: {
+    status: 409,
+    summary: "The game has no price and cannot be bought",
+    message: (d) => `game ${d.appId} has no price yet and cannot be bought`,
+  },
+  region_not_giftable: {
+    status: 409,
+    summary: "The game cannot be gifted to the recipient's region",
+    message: (d) =>
+      `game ${d.appId} cannot be gifted to region ${d.region}${d.allowed.length ? `; it can be gifted to: ${d.allowed.join(", ")}` : ""}`,
+  },
+  platform_not_found: {
+    status: 404,
+    summary: "No game with gear has this appId",
+    message: (d) => `platform ${d.platform} not found`,
+  },
+  item_not_found: {
+    status: 404,
+    summary: "No such item on the platform",
+    message: (d) => `item ${d.item} not found on platform ${d.platform}`,
+  },
+  out_of_stock: {
+    status: 409,
+    summary: "No unit of the item is left (paid or held by an unpaid intent)",
+    message: (d) => `item ${d.item} is out of stock`,
+  },
+  promo_code_unknown: {
+    status: 400,
+    summary: "No such promo code (counts as a promo-code guess)",
+    message: (d) => `promo code ${d.code} does not exist`,
+  },
+  promo_code_not_yet_valid: {
+    status: 400,
+    summary: "The promo code's validity window has not started (counts as a guess)",
+    message: (d) => `promo code ${d.code} is not valid yet`,
+  },
+  promo_code_expired: {
+    status: 400,
+    summary: "The promo code's validity window has ended (counts as a guess)",
+    message: (d) => `promo code ${d.code} has expired`,
+  },
+  promo_code_used_up: {
+    status: 400,
+    summary: "The promo code has reached its usage limit (not a guess: the code is real)",
+    message: (d) => `promo code ${d.code} has reached its usage limit`,
+  },
+  promo_code_not_for_gifts: {
+    status: 400,
+    summary: "The promo code is for gear only (counts as a guess)",
+    message: (d) => `promo code ${d.code} does not apply to gifts`,
+  },
+  promo_code_not_for_gear: {
+    status: 400,
+    summary: "The promo code is for gifts only (counts as a guess)",
+    message: (d) => `promo code ${d.code} does not apply to gear`,
+  },
+  promo_code_not_for_game: {
+    status: 400,
+    summary: "The promo code is limited to other games (counts as a guess)",
+    message: (d) => `promo code ${d.code} does not apply to this game`,
+  },
+  promo_code_not_for_platform: {
+    status: 400,
+    summary: "The promo code is limited to other games' gear (counts as a guess)",
+    message: (d) => `promo code ${d.code} does not apply to this platform`,
+  },
+  intent_not_found: {
+    status: 404,
+    summary: "No such intent among those the token may read",
+    message: (d) => `intent ${d.intentId.slice(0, 64)} not found`,
+  },
+  intent_state_conflict: {
+    status: 409,
+    summary: "The intent is not in a state this move starts from",
+    message: (d) => {
+      if (d.current === d.target) return `intent ${d.intentId} is already ${d.current}`;
+      if (d.current === "expired") return `intent ${d.intentId} has expired and can no longer be ${d.target}`;
+      return `intent ${d.intentId} is ${d.current === "requires_payment" ? "not paid yet" : d.current} and cannot be ${d.target}`;
+    },
+  },
+  not_signed_in: {
+    status: 401,
+    summary: "The account page's action needs a signed-in user",
+    message: () => "sign in first",
+  },
+  token_limit_reached: {
+    status: 409,
+    summary: "The account has as many active API tokens as it may",
+    message: (d) => `an account may have at most ${d.max} active tokens; revoke one first`,
+  },
+  token_not_found: {
+    status: 404,
+    summary: "No such token among the account's",
+    message: () => "no such token",
+  },
+  email_taken: {
+    status: 409,
+    summary: "Sign-up: an account with this e-mail exists",
+    message: () => "an account with this e-mail exists",
+  },
+};
+
+export const statusOf = (reason: Reason): number => REASONS[reason].status;
+
+export function messageOf<R extends Reason>(reason: R, details: ReasonDetails[R]): string {
+  return REASONS[reason].message(details);
+}
+
+export function headersOf<R extends Reason>(reason: R, details: ReasonDetails[R]): Record<string, string> {
+  return REASONS[reason].headers?.(details) ?? {};
+}
