@@ -17,6 +17,8 @@ const envSchema = z.object({
   INTENT_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(15 * 60),
   /** Catalog responses are cached per query for this long; 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /** Most bytes the catalog cache keeps per process (its pages' size, estimated); the oldest pages go first. */
+  CATALOG_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
   /**
    * How long a successful token lookup is reused by this process. A revocation made elsewhere
    * (another instance, the CLI) takes effect within this time; 0 looks every request up.
