@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { allowCallbackHosts } from "@/lib/schemas/common";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/schedule";
 
 /**
@@ -124,6 +125,9 @@ function loadEnv(): Env {
 }
 
 export const env: Env = loadEnv();
+
+// callbackUrl is refused at creation for exactly the hosts the sender would refuse.
+allowCallbackHosts(env.WEBHOOK_ALLOW_HOSTS.split(","));
 
 /**
  * next-auth v4 reads its own origin from `process.env` rather than from its options: NEXTAUTH_URL,
