@@ -47,7 +47,7 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   /**
    * The site's origin as next-auth should see it. Rarely needed: PUBLIC_BASE_URL is used when set,
-   * and otherwise the origin the request came in on (any host and port, no configuration).
+   * otherwise the forwarded host behind TRUST_PROXY proxies, otherwise http://localhost:PORT (see exportNextAuthEnv).
    */
   NEXTAUTH_URL: z.string().url().optional(),
   /** Lifetime of the short-lived token the server gives a browser session for the store's own pages. */
@@ -131,12 +131,13 @@ allowCallbackHosts(env.WEBHOOK_ALLOW_HOSTS.split(","));
 
 /**
  * next-auth v4 reads its own origin from `process.env` rather than from its options: NEXTAUTH_URL,
- * or the request's Host when AUTH_TRUST_HOST is set. Hands it PUBLIC_BASE_URL when that is set, and
- * otherwise lets it use the Host the request arrived with, so sign-in works on any host and port
- * without configuration. (Host only decides where this visitor's own redirects and cookies point.)
+ * or, with AUTH_TRUST_HOST, the request's X-Forwarded-Host (else Host), which any client can write.
+ * So, as lib/http/public-origin.ts decides for the store's links: PUBLIC_BASE_URL when set; the
+ * forwarded host only behind TRUST_PROXY proxies; otherwise http://localhost:PORT.
  */
 export function exportNextAuthEnv(): void {
   if (env.NEXTAUTH_URL) return;
   if (env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL = env.PUBLIC_BASE_URL;
-  else process.env.AUTH_TRUST_HOST ??= "true";
+  else if (env.TRUST_PROXY > 0) process.env.AUTH_TRUST_HOST ??= "true";
+  else process.env.NEXTAUTH_URL = `http://localhost:${env.PORT}`;
 }

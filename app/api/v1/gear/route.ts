@@ -1,5 +1,6 @@
 // POST /api/v1/gear - reserve a gear item for a gamer's account and create an intent
-import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { reserveGear } from "@/lib/services/gear";
 

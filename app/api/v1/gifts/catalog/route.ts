@@ -1,5 +1,6 @@
 // GET /api/v1/gifts/catalog - a page of giftable games, filtered and searched
-import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { catalogQuerySchema } from "@/lib/schemas/catalog";
 import { listCatalog } from "@/lib/services/catalog";
 

@@ -1,5 +1,6 @@
 // POST /api/v1/gifts/verify - check a gift can be bought and create an intent
-import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import { verifyGift } from "@/lib/services/gifts";
 

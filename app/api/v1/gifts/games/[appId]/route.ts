@@ -1,6 +1,7 @@
 // GET /api/v1/gifts/games/{appId} - one game with its editions and gift regions
 import { notFound } from "@/lib/api/errors";
-import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { gameLangQuerySchema } from "@/lib/schemas/catalog";
 import { isAppId } from "@/lib/schemas/common";
 import { getGameOrThrow } from "@/lib/services/catalog";
