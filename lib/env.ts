@@ -20,6 +20,13 @@ const envSchema = z.object({
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   /** Most bytes the catalog cache keeps per process (its pages' size, estimated); the oldest pages go first. */
   CATALOG_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
+  /** Most bytes of rendered share cards (/covers/{id}.png) a server process keeps; the oldest go first. */
+  COVER_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
+  /**
+   * Share cards one server process draws at once (each takes 150-800 ms of a core); a request for a
+   * card not in the cache beyond this is answered 429 with Retry-After rather than queued.
+   */
+  COVER_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /**
    * How long a successful token lookup is reused by this process. A revocation made elsewhere
    * (another instance, the CLI) takes effect within this time; 0 looks every request up.

@@ -103,4 +103,16 @@ describe("TtlCache", () => {
     await cache.get("new", () => Promise.resolve(1), 2001);
     expect(cache.stats()).toEqual({ entries: 1, bytes: 8 });
   });
+
+  it("says whether a key would be answered without loading", async () => {
+    const cache = new TtlCache<number>(1000);
+    expect(cache.has("k", 0)).toBe(false);
+    const c = counter();
+    const pending = cache.get("k", c.load(true), 0);
+    expect(cache.has("k", 1)).toBe(true);
+    c.release();
+    await pending;
+    expect(cache.has("k", 1999)).toBe(true);
+    expect(cache.has("k", 2000)).toBe(false);
+  });
 });

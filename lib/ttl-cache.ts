@@ -58,6 +58,12 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** Whether `get` would answer without loading now (a fresh, servable stale or loading entry). */
+  has(key: string, now = Date.now()): boolean {
+    const hit = this.entries.get(key);
+    return this.ttlMs > 0 && hit !== undefined && hit.staleUntil > now;
+  }
+
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
