@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { allowCallbackHosts } from "@/lib/schemas/common";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/schedule";
 
 /**
@@ -17,6 +18,15 @@ const envSchema = z.object({
   INTENT_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(15 * 60),
   /** Catalog responses are cached per query for this long; 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /** Most bytes the catalog cache keeps per process (its pages' size, estimated); the oldest pages go first. */
+  CATALOG_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
+  /** Most bytes of rendered share cards (/covers/{id}.png) a server process keeps; the oldest go first. */
+  COVER_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
+  /**
+   * Share cards one server process draws at once (each takes 150-800 ms of a core); a request for a
+   * card not in the cache beyond this is answered 429 with Retry-After rather than queued.
+   */
+  COVER_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /**
    * How long a successful token lookup is reused by this process. A revocation made elsewhere
    * (another instance, the CLI) takes effect within this time; 0 looks every request up.
@@ -44,7 +54,7 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   /**
    * The site's origin as next-auth should see it. Rarely needed: PUBLIC_BASE_URL is used when set,
-   * and otherwise the origin the request came in on (any host and port, no configuration).
+   * otherwise the forwarded host behind TRUST_PROXY proxies, otherwise http://localhost:PORT (see exportNextAuthEnv).
    */
   NEXTAUTH_URL: z.string().url().optional(),
   /** Lifetime of the short-lived token the server gives a browser session for the store's own pages. */
@@ -123,14 +133,18 @@ function loadEnv(): Env {
 
 export const env: Env = loadEnv();
 
+// callbackUrl is refused at creation for exactly the hosts the sender would refuse.
+allowCallbackHosts(env.WEBHOOK_ALLOW_HOSTS.split(","));
+
 /**
  * next-auth v4 reads its own origin from `process.env` rather than from its options: NEXTAUTH_URL,
- * or the request's Host when AUTH_TRUST_HOST is set. Hands it PUBLIC_BASE_URL when that is set, and
- * otherwise lets it use the Host the request arrived with, so sign-in works on any host and port
- * without configuration. (Host only decides where this visitor's own redirects and cookies point.)
+ * or, with AUTH_TRUST_HOST, the request's X-Forwarded-Host (else Host), which any client can write.
+ * So, as lib/http/public-origin.ts decides for the store's links: PUBLIC_BASE_URL when set; the
+ * forwarded host only behind TRUST_PROXY proxies; otherwise http://localhost:PORT.
  */
 export function exportNextAuthEnv(): void {
   if (env.NEXTAUTH_URL) return;
   if (env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL = env.PUBLIC_BASE_URL;
-  else process.env.AUTH_TRUST_HOST ??= "true";
+  else if (env.TRUST_PROXY > 0) process.env.AUTH_TRUST_HOST ??= "true";
+  else process.env.NEXTAUTH_URL = `http://localhost:${env.PORT}`;
 }

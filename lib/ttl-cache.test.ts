@@ -66,7 +66,7 @@ describe("TtlCache", () => {
   });
 
   it("evicts the oldest entry past its size bound", async () => {
-    const cache = new TtlCache<number>(1000, 2);
+    const cache = new TtlCache<number>(1000, { maxEntries: 2 });
     const c = counter();
     await cache.get("a", c.load(), 0);
     await cache.get("b", c.load(), 0);
@@ -80,5 +80,39 @@ describe("TtlCache", () => {
     await cache.get("k", c.load(), 0);
     await cache.get("k", c.load(), 0);
     expect(c.calls()).toBe(2);
+  });
+
+  it("holds its values' bytes under the bound, evicting the oldest first", async () => {
+    const cache = new TtlCache<string>(1000, { maxEntries: 1000, maxBytes: 1000, sizeOf: (v) => v.length });
+    for (let i = 0; i < 50; i++) await cache.get(`k${i}`, () => Promise.resolve("x".repeat(100)), i);
+    expect(cache.stats()).toEqual({ entries: 10, bytes: 1000 });
+    expect(await cache.get("k49", () => Promise.resolve("reloaded"), 60)).toBe("x".repeat(100));
+    expect(await cache.get("k0", () => Promise.resolve("reloaded"), 60)).toBe("reloaded");
+  });
+
+  it("does not keep a value larger than its whole byte bound", async () => {
+    const cache = new TtlCache<string>(1000, { maxBytes: 10, sizeOf: (v) => v.length });
+    expect(await cache.get("big", () => Promise.resolve("x".repeat(11)), 0)).toHaveLength(11);
+    expect(cache.stats()).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it("drops entries past their stale time when it next stores, so idle keys do not stay", async () => {
+    const cache = new TtlCache<number>(1000, { sizeOf: () => 8 });
+    for (let i = 0; i < 100; i++) await cache.get(`old${i}`, () => Promise.resolve(i), 0);
+    expect(cache.stats().entries).toBe(100);
+    await cache.get("new", () => Promise.resolve(1), 2001);
+    expect(cache.stats()).toEqual({ entries: 1, bytes: 8 });
+  });
+
+  it("says whether a key would be answered without loading", async () => {
+    const cache = new TtlCache<number>(1000);
+    expect(cache.has("k", 0)).toBe(false);
+    const c = counter();
+    const pending = cache.get("k", c.load(true), 0);
+    expect(cache.has("k", 1)).toBe(true);
+    c.release();
+    await pending;
+    expect(cache.has("k", 1999)).toBe(true);
+    expect(cache.has("k", 2000)).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import { getDb, type Database, type DbExecutor } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { DomainError, PROMO_GUESS_REASONS, isDomainError, type Reason } from "@/lib/errors";
 import type { ApiScope } from "@/lib/schemas/tokens";
 import { authenticateToken, ownershipOf, type AuthToken } from "@/lib/services/tokens";
@@ -293,25 +292,4 @@ export function otherMethods(...implemented: Method[]) {
 /** Routes answer with their data as JSON; `status` defaults to 200. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return Response.json(data, { status, headers });
-}
-
-/**
- * The origin for links the API hands out: PUBLIC_BASE_URL when set, else the one the client used
- * (a reverse proxy's X-Forwarded-Host/Proto first). Next builds `request.url` from its bind address.
- */
-export function publicOrigin(request: Request): string {
-  return originFromHeaders(request.headers, new URL(request.url));
-}
-
-/**
- * publicOrigin for pages, which see the request's headers but not its URL (absolute links in
- * Open Graph tags and the API answers a page renders on the server).
- */
-export function originFromHeaders(headers: Pick<Headers, "get">, fallback: URL = new URL(`http://localhost:${env.PORT}`)): string {
-  if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.replace(/\/$/, "");
-  const first = (name: string) => headers.get(name)?.split(",")[0]?.trim();
-  const host = first("x-forwarded-host") ?? first("host");
-  const proto = first("x-forwarded-proto") === "https" ? "https" : fallback.protocol.replace(":", "");
-  if (!host || !/^[A-Za-z0-9.\-\[\]:]+$/.test(host)) return fallback.origin;
-  return `${proto}://${host}`;
 }

@@ -22,10 +22,10 @@ function titleSize(title: string): number {
 }
 
 /**
- * The PNG, rendered in full before anything is sent: ImageResponse renders while it streams, so a
- * failure there would cut the connection after a 200. Throws instead, for the route to answer 500.
+ * The PNG's bytes, rendered in full before anything is sent: ImageResponse renders while it streams,
+ * so a failure there would cut the connection after a 200. Throws instead, for the route to answer 500.
  */
-export async function renderShareCard({ appId, title }: { appId: number; title: string }): Promise<Response> {
+export async function renderShareCard({ appId, title }: { appId: number; title: string }): Promise<Uint8Array> {
   const { svg, accent } = renderCoverBackground(appId, SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT);
   // Characters the font lacks (emoji, CJK) would make the renderer fetch glyphs from the network;
   // the card has none to offer, so they are left out of the picture (the link's text keeps them).
@@ -49,8 +49,5 @@ export async function renderShareCard({ appId, title }: { appId: number; title: 
       fonts: [{ name: "Liberation Sans", data: await loadFont(), weight: 700, style: "normal" }],
     },
   );
-  const png = await image.arrayBuffer();
-  return new Response(png, {
-    headers: { "Content-Type": "image/png", "Cache-Control": "public, max-age=86400, immutable", "X-Content-Type-Options": "nosniff" },
-  });
+  return new Uint8Array(await image.arrayBuffer());
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { classifyAddress } from "@/lib/webhooks/addresses";
 import "./zod-config";
 
 // Shared field rules. Each message names its field, because it is shown to API consumers verbatim.
@@ -49,6 +50,59 @@ export const redirectUrlSchema = (field: string) =>
       { error: `${field} must be an absolute https:// URL (http:// only for localhost)` },
     )
     .meta({ format: "uri", example: "https://partner.example.com/return" });
+
+// Names that only ever mean this machine or its own network: RFC 6761 (localhost), RFC 6762
+// (.local), RFC 8375 (home.arpa), ICANN's private-use .internal (cloud metadata lives there),
+// and single labels, which reach a host only through the local resolver's search domains.
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|home\.arpa|localdomain)$|^[^.]+$/;
+
+/** Hosts (lower-case, IPv6 without brackets) exempt from the callback rules: WEBHOOK_ALLOW_HOSTS. */
+let callbackAllowHosts: ReadonlySet<string> = new Set();
+
+/**
+ * Opens hosts to callbackUrl that the rule below refuses (development and tests), exactly as the
+ * callback sender opens them: lib/env.ts passes WEBHOOK_ALLOW_HOSTS once at start. Nothing calls it
+ * in the browser, where the strict rule holds.
+ */
+export function allowCallbackHosts(hosts: Iterable<string>): void {
+  callbackAllowHosts = new Set([...hosts].map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1")).filter(Boolean));
+}
+
+/**
+ * Where the store POSTs a paid intent's callback: absolute https on a public host. Literal
+ * addresses that are not public and names that can only be local are refused here, when the intent
+ * is created, rather than retried for a day; the sender checks every resolved address again.
+ * No DNS here: a name's addresses can change before delivery anyway.
+ */
+export const callbackUrlSchema = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(2048, { error: `${field} must be at most 2048 characters` })
+    .superRefine((value, ctx) => {
+      const problem = callbackUrlProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: `${field} ${problem}` });
+    })
+    .meta({ format: "uri", example: "https://partner.example.com/hooks/giftkey" });
+
+function callbackUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute https:// URL";
+  }
+  const host = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const allowed = callbackAllowHosts.has(host);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && allowed)) return "must be an absolute https:// URL";
+  if (url.username || url.password) return "must not carry a user name or password";
+  if (allowed) return null;
+  const kind = classifyAddress(host);
+  if (kind === "invalid") {
+    return LOCAL_NAME.test(host.replace(/\.$/, "")) ? `must be a public address the store can reach: ${host} is a local name` : null;
+  }
+  if (kind === "public") return null;
+  return `must be a public address the store can reach: ${host} is ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} address`;
+}
 
 /** A store app id: positive digits that fit the database's integer (at most 2 147 483 647). */
 export function isAppId(value: string): boolean {

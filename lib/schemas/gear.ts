@@ -12,6 +12,7 @@ import {
   promoCodeSchema,
   queryIntSchema,
   redirectUrlSchema,
+  callbackUrlSchema,
 } from "./common";
 
 export const steamId64Schema = z
@@ -65,7 +66,7 @@ export const gearIntentRequestSchema = z
       attribution: attributionSchema.optional(),
       successUrl: redirectUrlSchema("successUrl").optional(),
       failureUrl: redirectUrlSchema("failureUrl").optional(),
-      callbackUrl: redirectUrlSchema("callbackUrl").optional(),
+      callbackUrl: callbackUrlSchema("callbackUrl").optional(),
     },
     { error: "the request body must be a JSON object" },
   )

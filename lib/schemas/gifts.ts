@@ -2,7 +2,7 @@ import { z } from "zod";
 import "./zod-config";
 import { isInviteUrl } from "@/lib/steam";
 import { CURRENCY, FEE_MODES } from "@/lib/money";
-import { appIdSchema, attributionSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
+import { appIdSchema, attributionSchema, callbackUrlSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
 import { GIFT_PLATFORM } from "./gift-params";
 
 export const inviteUrlSchema = z
@@ -48,7 +48,7 @@ export const giftVerifyRequestSchema = z
       // back, and where the store reports the payment.
       successUrl: redirectUrlSchema("successUrl").optional(),
       failureUrl: redirectUrlSchema("failureUrl").optional(),
-      callbackUrl: redirectUrlSchema("callbackUrl").optional(),
+      callbackUrl: callbackUrlSchema("callbackUrl").optional(),
       attribution: attributionSchema.optional(),
     },
     { error: "the request body must be a JSON object" },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { validationMessage } from "./validation";
 import { catalogQuerySchema } from "./catalog";
-import { isAppId } from "./common";
+import { allowCallbackHosts, callbackUrlSchema, isAppId } from "./common";
 import { gearIntentRequestSchema } from "./gear";
 import { giftVerifyRequestSchema } from "./gifts";
 
@@ -135,8 +135,8 @@ describe("gearIntentRequestSchema", () => {
     [{ ...gear, additionalFields: { storeId: "" } }, "additionalFields.storeId must not be empty"],
     [{ ...gear, successUrl: "javascript:alert(1)" }, "successUrl must be an absolute https:// URL (http:// only for localhost)"],
     [{ ...gear, failureUrl: "/relative" }, "failureUrl must be an absolute https:// URL (http:// only for localhost)"],
-    [{ ...gear, callbackUrl: "http://partner.example.com/hook" }, "callbackUrl must be an absolute https:// URL (http:// only for localhost)"],
-    [{ ...gear, callbackUrl: "https://user:pw@partner.example.com/hook" }, "callbackUrl must be an absolute https:// URL (http:// only for localhost)"],
+    [{ ...gear, callbackUrl: "http://partner.example.com/hook" }, "callbackUrl must be an absolute https:// URL"],
+    [{ ...gear, callbackUrl: "https://user:pw@partner.example.com/hook" }, "callbackUrl must not carry a user name or password"],
     [{ ...gear, attribution: { utm_source: "" } }, "attribution.utm_source must not be empty"],
     [{ ...gear, attribution: { utm_source: 5 } }, "attribution.utm_source must be a string"],
     [{ ...gear, attribution: { gclid: "x" } }, "unknown field: attribution.gclid"],
@@ -159,5 +159,62 @@ describe("isAppId", () => {
     ["", false],
   ])("%j is %s", (value, expected) => {
     expect(isAppId(value)).toBe(expected);
+  });
+});
+
+describe("callbackUrlSchema", () => {
+  const LOCAL = "callbackUrl must be a public address the store can reach";
+  it.each([
+    ["http://127.0.0.1:8080/hook", "callbackUrl must be an absolute https:// URL"],
+    ["https://127.0.0.1/hook", `${LOCAL}: 127.0.0.1 is a loopback address`],
+    ["https://127.1/hook", `${LOCAL}: 127.0.0.1 is a loopback address`],
+    ["https://0x7f000001/hook", `${LOCAL}: 127.0.0.1 is a loopback address`],
+    ["https://2130706433/hook", `${LOCAL}: 127.0.0.1 is a loopback address`],
+    ["https://[::1]/hook", `${LOCAL}: ::1 is a loopback address`],
+    ["https://[::ffff:127.0.0.1]/hook", `${LOCAL}: ::ffff:7f00:1 is a loopback address`],
+    ["https://0.0.0.0/hook", `${LOCAL}: 0.0.0.0 is an unspecified address`],
+    ["https://10.1.2.3/hook", `${LOCAL}: 10.1.2.3 is a private address`],
+    ["https://192.168.0.10/hook", `${LOCAL}: 192.168.0.10 is a private address`],
+    ["https://100.64.0.1/hook", `${LOCAL}: 100.64.0.1 is a cgnat address`],
+    ["https://169.254.169.254/latest/meta-data/", `${LOCAL}: 169.254.169.254 is a metadata address`],
+    ["https://[fd00:ec2::254]/", `${LOCAL}: fd00:ec2::254 is a metadata address`],
+    ["https://[fe80::1]/hook", `${LOCAL}: fe80::1 is a link-local address`],
+    ["https://localhost/hook", `${LOCAL}: localhost is a local name`],
+    ["https://localhost./hook", `${LOCAL}: localhost. is a local name`],
+    ["https://LOCALHOST:8443/hook", `${LOCAL}: localhost is a local name`],
+    ["https://api.localhost/hook", `${LOCAL}: api.localhost is a local name`],
+    ["https://metadata.google.internal/computeMetadata/v1/", `${LOCAL}: metadata.google.internal is a local name`],
+    ["https://printer.local/hook", `${LOCAL}: printer.local is a local name`],
+    ["https://intranet/hook", `${LOCAL}: intranet is a local name`],
+    ["ftp://partner.example.com/hook", "callbackUrl must be an absolute https:// URL"],
+    ["not a url", "callbackUrl must be an absolute https:// URL"],
+  ])("refuses %s", (url, message) => {
+    expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBe(message);
+  });
+
+  it.each(["https://partner.example.com/hook", "https://8.8.8.8/hook", "https://[2606:4700:4700::1111]/hook", "https://partner.example.com./hook"])(
+    "accepts %s",
+    (url) => {
+      expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBeNull();
+    },
+  );
+
+  it("opens the hosts WEBHOOK_ALLOW_HOSTS names, over http too, and only those", () => {
+    allowCallbackHosts(["127.0.0.1", "[::1]", "Localhost"]);
+    try {
+      for (const url of ["http://127.0.0.1:9000/hook", "https://[::1]/hook", "http://localhost:3000/hook"]) {
+        expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBeNull();
+      }
+      expect(messageFor(callbackUrlSchema("callbackUrl"), "http://localhost.:3000/hook")).toBe("callbackUrl must be an absolute https:// URL");
+      expect(messageFor(callbackUrlSchema("callbackUrl"), "https://10.0.0.1/hook")).toBe(`${LOCAL}: 10.0.0.1 is a private address`);
+    } finally {
+      allowCallbackHosts([]);
+    }
+  });
+
+  it("is the rule both intent requests apply to callbackUrl", () => {
+    expect(messageFor(gearIntentRequestSchema, { ...gear, callbackUrl: "https://169.254.169.254/" })).toBe(`${LOCAL}: 169.254.169.254 is a metadata address`);
+    const gift = { item: "620", target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" }, email: "a@example.com", fee: "excluded" };
+    expect(messageFor(giftVerifyRequestSchema, { ...gift, callbackUrl: "https://localhost./hook" })).toBe(`${LOCAL}: localhost. is a local name`);
   });
 });

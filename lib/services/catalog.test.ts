@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { searchTerms } from "./catalog";
+import type { Database } from "@/lib/db/client";
+import { catalogCacheStats, clearCatalogCache, listCatalog, searchTerms } from "./catalog";
 
 describe("searchTerms", () => {
   it.each([
@@ -16,5 +17,21 @@ describe("searchTerms", () => {
 
   it("cuts a very long word to 64 characters", () => {
     expect(searchTerms("x".repeat(100))).toEqual(["x".repeat(64)]);
+  });
+});
+
+describe("listCatalog's cache", () => {
+  const row = { app_id: 620, title: "Portal 2", title_ru: null, short_description: "", short_description_en: null, header_image: null,
+    genres: [], coming_soon: false, price_initial: 39900, price_final: 39900, discount_percent: 0 };
+  const db = { execute: async () => ({ rows: [row] }) } as unknown as Database;
+
+  it("keeps one entry for one query whatever host the requests name, and answers each with its own origin", async () => {
+    clearCatalogCache();
+    for (let i = 0; i < 200; i++) {
+      const origin = `http://forged-${i}.example`;
+      const { games } = await listCatalog(db, { page: 0, limit: 24, lang: "en" }, origin);
+      expect(games[0]?.headerImage).toBe(`${origin}/covers/620.svg`);
+    }
+    expect(catalogCacheStats().entries).toBe(1);
   });
 });

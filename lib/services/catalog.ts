@@ -34,12 +34,25 @@ function toPrice(initial: number | null, final: number | null, discountPercent: 
   return price;
 }
 
+/** A catalog game before the request's origin is known: `headerImage` null means the generated cover. */
+type StoredGame = Omit<CatalogGame, "headerImage"> & { headerImage: string | null };
+type StoredCatalog = { games: StoredGame[]; total: number };
+
+const withOrigin = (game: StoredGame, origin: string): CatalogGame => ({
+  ...game,
+  headerImage: game.headerImage ?? `${origin}/covers/${game.appId}.svg`,
+});
+
 function toCatalogGame(row: GameRow, lang: Language, origin: string): CatalogGame {
+  return withOrigin(toStoredGame(row, lang), origin);
+}
+
+function toStoredGame(row: GameRow, lang: Language): StoredGame {
   return {
     appId: row.app_id,
     slug: `store-${row.app_id}`,
     title: lang === "ru" ? (row.title_ru ?? row.title) : row.title,
-    headerImage: row.header_image ?? `${origin}/covers/${row.app_id}.svg`,
+    headerImage: row.header_image,
     shortDescription: lang === "ru" ? row.short_description : (row.short_description_en ?? row.short_description),
     genres: row.genres,
     price: toPrice(row.price_initial, row.price_final, row.discount_percent),
@@ -69,18 +82,30 @@ const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.s
 /** The edition whose price the catalog shows. */
 const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
 
-const catalogCache = new TtlCache<CatalogResponse>(env.CATALOG_CACHE_TTL_MS, 5000);
+// Pages are kept without the origin (which a client names in Host), so hosts cannot multiply the
+// entries; the bytes bound is on their JSON size, a fair estimate of what they hold in memory.
+const catalogCache = new TtlCache<StoredCatalog>(env.CATALOG_CACHE_TTL_MS, {
+  maxEntries: 5000,
+  maxBytes: env.CATALOG_CACHE_MAX_BYTES,
+  sizeOf: (page) => 2 * JSON.stringify(page).length,
+});
 // Totals do not depend on the page, so paging through one filter counts once.
-const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, 5000);
-const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, 1);
+const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 5000 });
+const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 1 });
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
-export function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
-  const key = JSON.stringify([origin, query.page, query.limit, query.genre?.toLowerCase(), query.steamCategory, query.query, query.lang]);
-  return catalogCache.get(key, () => readCatalog(db, query, origin));
+export async function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
+  const key = JSON.stringify([query.page, query.limit, query.genre?.toLowerCase(), query.steamCategory, query.query, query.lang]);
+  const { games, total } = await catalogCache.get(key, () => readCatalog(db, query));
+  return { games: games.map((game) => withOrigin(game, origin)), total };
 }
 
-async function readCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
+/** What the catalog cache holds in this process (for tests and diagnostics). */
+export function catalogCacheStats(): { entries: number; bytes: number } {
+  return catalogCache.stats();
+}
+
+async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCatalog> {
   const where: SQL[] = [];
   if (query.genre) where.push(sql`g.genre_keys @> ARRAY[${query.genre.toLowerCase()}]::text[]`);
   switch (query.steamCategory) {
@@ -119,7 +144,7 @@ async function readCatalog(db: Database, query: CatalogQuery, origin: string): P
     ),
     totalCache.get(countKey, () => countGames(db, query, whereSql)),
   ]);
-  return { games: page.rows.map((row) => toCatalogGame(row, query.lang, origin)), total };
+  return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
 }
 
 /**

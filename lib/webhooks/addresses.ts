@@ -1,10 +1,10 @@
-import "server-only";
-import { isIPv4, isIPv6 } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * What kind of address a callback would connect to. Only `public` may be reached (unless the host
  * is allowed by configuration): everything else is the machine itself, the private network it sits
  * in, the cloud's metadata service, or addresses that are never a real receiver.
+ * Pure (no Node APIs), so the request schemas can refuse such callback URLs in the browser too.
  */
 export type AddressClass =
   | "public"
@@ -21,10 +21,10 @@ export type AddressClass =
   | "reserved"
   | "invalid";
 
-type Rule<T> = readonly [base: T, prefix: number, cls: AddressClass];
+type Rule = readonly [base: string, prefix: number, cls: AddressClass];
 
 // IANA special-purpose registries; order matters only where ranges nest (the narrower first).
-const IPV4_RULES: readonly Rule<string>[] = [
+const IPV4_RULES: readonly Rule[] = [
   ["169.254.169.254", 32, "metadata"], // AWS, GCP, Azure, Oracle, DigitalOcean
   ["100.100.100.200", 32, "metadata"], // Alibaba Cloud
   ["0.0.0.0", 8, "unspecified"],
@@ -45,7 +45,7 @@ const IPV4_RULES: readonly Rule<string>[] = [
   ["240.0.0.0", 4, "reserved"],
 ];
 
-const IPV6_RULES: readonly Rule<string>[] = [
+const IPV6_RULES: readonly Rule[] = [
   ["::", 128, "unspecified"],
   ["::1", 128, "loopback"],
   ["fd00:ec2::254", 128, "metadata"], // AWS over IPv6
@@ -59,61 +59,51 @@ const IPV6_RULES: readonly Rule<string>[] = [
 ];
 
 // IPv6 forms that carry an IPv4 address: what they reach is decided by that address.
-const IPV4_CARRIERS: readonly [base: string, prefix: number, shift: bigint][] = [
-  ["::ffff:0:0", 96, 0n], // IPv4-mapped
-  ["64:ff9b::", 96, 0n], // NAT64 well-known prefix
-  ["2002::", 16, 80n], // 6to4
+// `at` is the byte where the IPv4 address starts.
+const IPV4_CARRIERS: readonly [base: string, prefix: number, at: number][] = [
+  ["::ffff:0:0", 96, 12], // IPv4-mapped
+  ["64:ff9b::", 96, 12], // NAT64 well-known prefix
+  ["2002::", 16, 2], // 6to4
 ];
 
-const parsedV4 = IPV4_RULES.map(([base, prefix, cls]) => [ipv4ToInt(base)!, prefix, cls] as const);
-const parsedV6 = IPV6_RULES.map(([base, prefix, cls]) => [ipv6ToBigInt(base)!, prefix, cls] as const);
-const parsedCarriers = IPV4_CARRIERS.map(([base, prefix, shift]) => [ipv6ToBigInt(base)!, prefix, shift] as const);
-const GLOBAL_UNICAST_V6 = ipv6ToBigInt("2000::")!;
+const v4Range = (base: string, prefix: number): [ipaddr.IPv4, number] => [ipaddr.IPv4.parse(base), prefix];
+const v6Range = (base: string, prefix: number): [ipaddr.IPv6, number] => [ipaddr.IPv6.parse(base), prefix];
+const parsedV4 = IPV4_RULES.map(([base, prefix, cls]) => [v4Range(base, prefix), cls] as const);
+const parsedV6 = IPV6_RULES.map(([base, prefix, cls]) => [v6Range(base, prefix), cls] as const);
+const parsedCarriers = IPV4_CARRIERS.map(([base, prefix, at]) => [v6Range(base, prefix), at] as const);
+const GLOBAL_UNICAST_V6 = v6Range("2000::", 3);
 
-/** Classifies a literal IPv4 or IPv6 address (a zone id such as `%eth0` is ignored). */
+/**
+ * Classifies a literal IPv4 or IPv6 address (a zone id such as `%eth0` is ignored). IPv4 only in
+ * its four-part decimal form: `127.1` and `0x7f000001` are host names to a resolver, not addresses.
+ */
 export function classifyAddress(address: string): AddressClass {
-  const v4 = ipv4ToInt(address);
-  if (v4 !== null) return classifyV4(v4);
-  const v6 = ipv6ToBigInt(address);
-  if (v6 === null) return "invalid";
-  for (const [base, prefix, cls] of parsedV6) if (inPrefix(v6, base, prefix, 128)) return cls;
-  for (const [base, prefix, shift] of parsedCarriers) {
-    if (inPrefix(v6, base, prefix, 128)) return classifyV4(Number((v6 >> shift) & 0xffff_ffffn));
+  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return classifyV4(ipaddr.IPv4.parse(address));
+  const text = hexTail(address);
+  if (text === null || !ipaddr.IPv6.isValid(text)) return "invalid";
+  const v6 = ipaddr.IPv6.parse(text);
+  for (const [range, cls] of parsedV6) if (v6.match(range)) return cls;
+  for (const [range, at] of parsedCarriers) {
+    if (v6.match(range)) return classifyV4(new ipaddr.IPv4(v6.toByteArray().slice(at, at + 4)));
   }
   // Everything outside 2000::/3 is unassigned, deprecated (site-local, IPv4-compatible) or special.
-  return inPrefix(v6, GLOBAL_UNICAST_V6, 3, 128) ? "public" : "reserved";
+  return v6.match(GLOBAL_UNICAST_V6) ? "public" : "reserved";
 }
 
-function classifyV4(value: number): AddressClass {
-  for (const [base, prefix, cls] of parsedV4) if (inPrefix(BigInt(value), BigInt(base), prefix, 32)) return cls;
+function classifyV4(v4: ipaddr.IPv4): AddressClass {
+  for (const [range, cls] of parsedV4) if (v4.match(range)) return cls;
   return "public";
 }
 
-function inPrefix(value: bigint, base: bigint, prefix: number, bits: number): boolean {
-  const shift = BigInt(bits - prefix);
-  return value >> shift === base >> shift;
-}
-
-function ipv4ToInt(text: string): number | null {
-  if (!isIPv4(text)) return null;
-  return text.split(".").reduce((acc, part) => acc * 256 + Number(part), 0);
-}
-
-function ipv6ToBigInt(text: string): bigint | null {
-  let s = text.split("%")[0] ?? "";
-  if (!isIPv6(s)) return null;
-  if (s.includes(".")) {
-    // A dotted IPv4 tail (`::ffff:127.0.0.1`) becomes the last two groups.
-    const cut = s.lastIndexOf(":") + 1;
-    const v4 = ipv4ToInt(s.slice(cut));
-    if (v4 === null) return null;
-    s = `${s.slice(0, cut)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
-  }
-  const [head = "", tail] = s.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill("0");
-  const groups = [...headGroups, ...zeros, ...tailGroups];
-  if (groups.length !== 8) return null;
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
+/**
+ * A dotted IPv4 tail (`::ffff:127.0.0.1`) as the last two groups. ipaddr.js would read every such
+ * tail as IPv4-mapped, `::127.0.0.1` (IPv4-compatible, deprecated: reserved) included.
+ */
+function hexTail(address: string): string | null {
+  const cut = address.lastIndexOf(":") + 1;
+  const tail = address.slice(cut).split("%")[0] ?? "";
+  if (!tail.includes(".")) return address;
+  if (!ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
+  const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.parse(tail).octets;
+  return `${address.slice(0, cut)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }

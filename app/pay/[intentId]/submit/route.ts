@@ -1,5 +1,5 @@
 // POST /pay/{intentId}/submit - the payment page's Pay or Decline button; a 303 to where the buyer goes next
-import { publicOrigin } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { withRequestContext } from "@/lib/api/request-context";
 import { getDb } from "@/lib/db/client";
 import { PAYMENT_CHOICES, submitPaymentChoice, type PaymentChoice } from "@/lib/services/payments";

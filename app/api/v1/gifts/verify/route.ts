@@ -1,6 +1,7 @@
 // POST /api/v1/gifts/verify - check a gift can be bought and create an intent
 import { ENDPOINTS } from "@/lib/api/endpoints";
-import { json, otherMethods, publicOrigin, withApi } from "@/lib/api/handler";
+import { json, otherMethods, withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { verifyGift } from "@/lib/services/gifts";
 
 export const POST = withApi(ENDPOINTS.verifyGift, async ({ db, token, body, request }) =>
