@@ -12,8 +12,8 @@ import {
   POLICIES,
   enforceRateLimit,
   hitRateLimit,
-  peekRateLimit,
   rateLimitsEnabled,
+  releaseRateLimit,
   tooManyRequests,
   type RateLimitResult,
 } from "@/lib/services/rate-limits";
@@ -78,7 +78,7 @@ export function withApi<const E extends Endpoint>(
       const body = endpoint.body ? parse(endpoint.body, rawBody) : undefined;
       const params = context?.params ? await context.params : {};
       const promoKey = rateLimitsEnabled() && endpoint.rateLimits ? promoGuessKey(body, endpoint.rateLimits.promoGuessField, token, ip) : null;
-      if (promoKey) await checkPromoGuesses(db, promoKey, counted);
+      const promoGuess = promoKey ? await countPromoGuess(db, promoKey, counted) : null;
       const run = (executor: DbExecutor) =>
         Promise.resolve(
           handler({
@@ -91,15 +91,18 @@ export function withApi<const E extends Endpoint>(
             params: params as ParamsOf<E>,
           }),
         );
+      let guessed = false;
       try {
         response =
           idempotencyKey === null
             ? await run(db)
             : await withIdempotency(db, { ...ownershipOf(token), key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody }, run);
       } catch (err) {
-        // A refused promo code is a guess: it uses one of the owner's few; the 400 itself stands.
-        if (promoKey && isDomainError(err, ...PROMO_GUESS_REASONS)) counted.push(await hitRateLimit(db, promoKey, POLICIES.promo));
+        guessed = isDomainError(err, ...PROMO_GUESS_REASONS);
         throw err;
+      } finally {
+        // Counted before it was judged; only a wrong code keeps its count (a used-up code is real).
+        if (promoGuess && !guessed) await releaseRateLimit(db, promoGuess);
       }
     } catch (err) {
       if (err instanceof DomainError) refused = err.reason;
@@ -139,10 +142,19 @@ function promoGuessKey(body: unknown, field: string, token: AuthToken, ip: strin
   return token.purpose === "storefront" ? `promo:ip:${ip}` : `promo:user:${token.userId}`;
 }
 
-/** Before any work: an owner with no promo guesses left gets 429 for every request with a code, right or wrong. */
-async function checkPromoGuesses(db: Database, key: string, counted: RateLimitResult[]): Promise<void> {
-  const promo = await peekRateLimit(db, key, POLICIES.promo);
-  if (!promo.allowed) throw tooManyRequests(key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner", promo, counted);
+/**
+ * Before any work, the request with a code takes one of the owner's promo guesses, so a burst can
+ * never have more codes judged than the limit allows; the caller gives it back unless the code
+ * turns out wrong. An owner with no guesses left gets 429 for every request with a code, right or wrong.
+ */
+async function countPromoGuess(db: Database, key: string, counted: RateLimitResult[]): Promise<RateLimitResult> {
+  const promo = await hitRateLimit(db, key, POLICIES.promo);
+  if (!promo.allowed) {
+    await releaseRateLimit(db, promo);
+    throw tooManyRequests(key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner", promo, counted);
+  }
+  counted.push(promo);
+  return promo;
 }
 
 /**

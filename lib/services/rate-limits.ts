@@ -16,6 +16,8 @@ export interface RateLimitPolicy {
 
 export interface RateLimitResult extends RateLimitState {
   allowed: boolean;
+  /** The key and window this result counted in, so the count can be given back (`releaseRateLimit`). */
+  counted?: { key: string; windowStart: number };
 }
 
 /** The configured policies (lib/env.ts); every call site takes its limit from here. */
@@ -45,9 +47,22 @@ export async function hitRateLimit(db: Database, key: string, policy: RateLimitP
     SELECT ${key}, start, start + make_interval(secs => ${w}), 1
     FROM (SELECT to_timestamp(floor(extract(epoch FROM statement_timestamp()) / ${w}) * ${w}) AS start) AS current_window
     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
-    RETURNING count, ceil(extract(epoch FROM expires_at - statement_timestamp()))::int AS reset`);
-  const row = result.rows[0]!;
-  return state(policy, Number(row.count), Number(row.reset));
+    RETURNING count, ceil(extract(epoch FROM expires_at - statement_timestamp()))::int AS reset,
+              extract(epoch FROM window_start)::float8 AS window_start`);
+  const row = result.rows[0]! as { count: number; reset: number; window_start: number };
+  return { ...state(policy, Number(row.count), Number(row.reset)), counted: { key, windowStart: Number(row.window_start) } };
+}
+
+/**
+ * Gives back one count taken by `hitRateLimit`, in the window it was taken in: for policies that
+ * count every attempt before judging it and forgive the ones that turn out not to count (a promo
+ * code that was right). Never below zero; a window that has ended is left alone.
+ */
+export async function releaseRateLimit(db: Database, result: RateLimitResult): Promise<void> {
+  if (!result.counted) return;
+  await db.execute(sql`
+    UPDATE rate_limits SET count = count - 1
+    WHERE key = ${result.counted.key} AND window_start = to_timestamp(${result.counted.windowStart}) AND count > 0`);
 }
 
 /** How much of the window is used, without counting: for a check before work that is counted only when it fails. */
