@@ -88,7 +88,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(10_000_000).default(300),
   /** Length of the per-token and per-address window. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  /** Sign-in attempts per window from one address, and for one e-mail address from anywhere. */
+  /** Failed sign-ins per window on one account from one address (lib/auth/sign-in-limiter.ts has the whole rule). */
   RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
   RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),

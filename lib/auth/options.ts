@@ -9,7 +9,7 @@ import { signInRequestSchema } from "@/lib/schemas/account";
 import { verifyUserCredentials } from "@/lib/services/users";
 import { authSecret } from "./secret";
 import { SIGN_IN_ERRORS } from "./sign-in-errors";
-import { clearSignInFailures, recordSignInFailure, signInBlocked } from "./sign-in-limiter";
+import { limitSignIn } from "./sign-in-limiter";
 
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
@@ -38,14 +38,11 @@ export function getAuthOptions(): NextAuthOptions {
           const forwarded = req.headers?.["x-forwarded-for"];
           const address = clientAddress(typeof forwarded === "string" ? forwarded : null, env.TRUST_PROXY);
           const db = getDb();
+          const result = await limitSignIn(db, parsed.data.email, address, () => verifyUserCredentials(db, parsed.data));
           // next-auth hands a thrown message to the form as `error`.
-          if (await signInBlocked(db, parsed.data.email, address)) throw new Error(SIGN_IN_ERRORS.tooMany);
-          const user = await verifyUserCredentials(db, parsed.data);
-          if (!user) {
-            await recordSignInFailure(db, parsed.data.email, address);
-            return null;
-          }
-          await clearSignInFailures(db, parsed.data.email);
+          if (!result.ok && result.reason === "too_many") throw new Error(SIGN_IN_ERRORS.tooMany);
+          if (!result.ok) return null;
+          const user = result.value;
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
