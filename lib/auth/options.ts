@@ -6,8 +6,9 @@ import { env, exportNextAuthEnv } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-ip";
 import { log } from "@/lib/log";
 import { signInRequestSchema } from "@/lib/schemas/account";
-import { verifyUserCredentials } from "@/lib/services/users";
+import { endSessions, getSessionVersion, verifyUserCredentials } from "@/lib/services/users";
 import { authSecret } from "./secret";
+import { SESSION_ENDED, sessionIsCurrent } from "./session-version";
 import { SIGN_IN_ERRORS } from "./sign-in-errors";
 import { limitSignIn } from "./sign-in-limiter";
 
@@ -48,11 +49,25 @@ export function getAuthOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      // Runs at sign-in (with `user`) and on every read of the session, API and pages alike.
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
           token.email = user.email;
+          token.sv = (await getSessionVersion(getDb(), user.id)) ?? 0;
+          return token;
         }
+        let current: boolean;
+        try {
+          current = await sessionIsCurrent(getDb(), token.sub, token.sv);
+        } catch (err) {
+          // The database is unreachable: keep the session rather than sign everyone out; nothing
+          // that needs the account works without the database anyway.
+          log.warn({ area: "auth", err }, "session version not checked");
+          return token;
+        }
+        // Thrown, next-auth answers "no session" and clears the cookie: signed out.
+        if (!current) throw new Error(SESSION_ENDED);
         return token;
       },
       session({ session, token }) {
@@ -60,8 +75,19 @@ export function getAuthOptions(): NextAuthOptions {
         return session;
       },
     },
+    events: {
+      // Signing out ends every session of the account, not only this browser's cookie: a copied
+      // cookie would otherwise stay valid for SESSION_MAX_AGE_SECONDS.
+      async signOut({ token }) {
+        if (token?.sub) await endSessions(getDb(), token.sub);
+      },
+    },
     logger: {
-      error: (code, metadata) => log.error({ area: "auth", code, error: describe(metadata) }, "next-auth error"),
+      error: (code, metadata) => {
+        const error = describe(metadata);
+        if (code === "JWT_SESSION_ERROR" && error === SESSION_ENDED) log.info({ area: "auth" }, "ended session refused");
+        else log.error({ area: "auth", code, error }, "next-auth error");
+      },
       warn: (code) => log.warn({ area: "auth", code }, "next-auth warning"),
       debug: () => {},
     },
