@@ -11,7 +11,13 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 // send with their intent; the URL is left as it is, so shared links with UTM parameters keep working.
 export function proxy(request: NextRequest) {
   const nonce = createNonce();
-  const headers = pageSecurityHeaders({ nonce, pathname: request.nextUrl.pathname, https: servedOverHttps(request), dev: env.NODE_ENV === "development" });
+  const headers = pageSecurityHeaders({
+    nonce,
+    pathname: request.nextUrl.pathname,
+    https: servedOverHttps(request),
+    dev: env.NODE_ENV === "development",
+    imageHosts: env.IMAGE_HOSTS,
+  });
   const given = request.headers.get("x-request-id");
   const requestId = given && SANE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
 

@@ -2,6 +2,10 @@ import { z } from "zod";
 import { allowCallbackHosts } from "@/lib/schemas/common";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/schedule";
 
+/** The store's image CDN hosts (header images in appdetails responses). */
+const DEFAULT_IMAGE_HOSTS = "shared.akamai.steamstatic.com,shared.fastly.steamstatic.com,shared.cloudflare.steamstatic.com,cdn.akamai.steamstatic.com,cdn.cloudflare.steamstatic.com";
+const IMAGE_HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
 /**
  * The one validated view of the process environment. Nothing else reads `process.env`;
  * a bad value stops the process at start-up with a message naming the variable (exit code 1).
@@ -94,7 +98,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(10_000_000).default(300),
   /** Length of the per-token and per-address window. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  /** Sign-in attempts per window from one address, and for one e-mail address from anywhere. */
+  /** Failed sign-ins per window on one account from one address (lib/auth/sign-in-limiter.ts has the whole rule). */
   RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
   RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),
@@ -106,6 +110,15 @@ const envSchema = z.object({
    * Also decides whether X-Forwarded-Proto is believed for HSTS.
    */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Hosts pages may load images from over https (the Content Security Policy's img-src), comma-separated;
+   * `*.example.com` covers its subdomains. The default is the store's CDN, where imported covers live.
+   */
+  IMAGE_HOSTS: z
+    .string()
+    .default(DEFAULT_IMAGE_HOSTS)
+    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .refine((hosts) => hosts.every((h) => IMAGE_HOST.test(h)), { error: "must be host names separated by commas (shared.akamai.steamstatic.com,*.example.com)" }),
   /** pino level for the JSON logs on stdout. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Bearer token for GET /api/metrics (Prometheus); the endpoint is 404 while it is unset. */

@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { describe, expect, it } from "vitest";
 import { createLogger, scrubText } from "./log";
 
@@ -46,6 +47,31 @@ describe("log redaction", () => {
     expect(err.message).toBe("lookup of gk_live_AbCd…[redacted] failed");
     expect(err.stack).toContain("log.test.ts");
     expect(err.stack).not.toContain(TOKEN);
+  });
+
+  it("logs a failed query's SQL but not its params, nor the values PostgreSQL quotes back", () => {
+    const { lines, logger } = captured();
+    const invite = "https://s.team/p/fhgc-rdqr/NQVGTQPG";
+    const cause = Object.assign(new Error('duplicate key value violates unique constraint "users_email_key"'), {
+      code: "23505",
+      detail: "Key (lower(email))=(buyer@example.com) already exists.",
+      constraint: "users_email_key",
+    });
+    const err = new DrizzleQueryError('insert into "intents" ("email", "target") values ($1, $2)', ["buyer@example.com", invite], cause);
+    logger.error({ err }, "unhandled error");
+    // The same text copied into a plain message, as next-auth's logger and `String(err)` do.
+    logger.error({ error: err.message }, `wrapped: ${err.message}`);
+    logger.error({ err: new Error('invalid input syntax for type uuid: "buyer@example.com"') }, "bad cast");
+    const out = JSON.stringify(lines);
+    expect(out).toContain('insert into \\"intents\\" (\\"email\\", \\"target\\") values ($1, $2)');
+    expect(out).toContain("users_email_key");
+    expect(out).not.toContain("buyer@example.com");
+    expect(out).not.toContain("NQVGTQPG");
+    expect((lines[0]?.err as { message: string }).message).toBe('Failed query: insert into "intents" ("email", "target") values ($1, $2)\nparams: [redacted]');
+  });
+
+  it("cuts e-mail addresses and gift invite links out of any text", () => {
+    expect(scrubText("sent to Buyer.Name+x@mail.example.ru for https://s.team/p/fhgc-rdqr/NQVGTQPG ok")).toBe("sent to [email] for https://s.team/p/[redacted] ok");
   });
 
   it("honours the level", () => {

@@ -6,20 +6,68 @@ export type { Logger };
 
 /** Whole bearer tokens wherever they appear in text: messages, stacks, URLs. */
 const TOKEN_PATTERN = /gk_live_[A-Za-z0-9]{4}[A-Za-z0-9]{39}/g;
-/** Keys whose values never reach a log, at any depth (compared lower-cased). */
-const SECRET_KEYS = new Set(["authorization", "cookie", "set-cookie", "password", "token", "secret", "webhooksecret", "apikey", "x-api-key"]);
+/** Keys whose values never reach a log, at any depth (compared lower-cased): secrets, and a buyer's personal data. */
+const SECRET_KEYS = new Set([
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "password",
+  "token",
+  "secret",
+  "webhooksecret",
+  "apikey",
+  "x-api-key",
+  "email",
+  "inviteurl",
+  "tradelink",
+  "params",
+]);
 const REDACTED = "[redacted]";
+
+/**
+ * Personal data by pattern, wherever text carries it: e-mail addresses, the secret part of gift
+ * invite links and trade links, the params line of the ORM's "Failed query" message (the SQL stays:
+ * it is ours and says what failed), and the values PostgreSQL quotes back in its errors.
+ */
+const TEXT_RULES: [RegExp, string][] = [
+  [/(Failed query: [\s\S]*?\nparams: )[^\n]*/g, `$1${REDACTED}`],
+  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, "[email]"],
+  [/(s\.team\/p\/)[A-Za-z0-9/-]+/g, `$1${REDACTED}`],
+  [/(tradeoffer\/new\/?\?)[^\s"']*/g, `$1${REDACTED}`],
+  [/(\)=\()[^\n]*?(\) (already exists|is not present|conflicts with))/g, `$1${REDACTED}$2`],
+  [/(Failing row contains \()[^\n]*\)/g, `$1${REDACTED})`],
+  [/(invalid input (syntax|value) for (type |enum )?[\w ]+: )"[^\n]*"/g, `$1"${REDACTED}"`],
+];
 
 /** A token keeps its recognisable prefix and first 4 characters: enough to tell tokens apart, useless to replay. */
 export function scrubText(text: string): string {
-  return text.replace(TOKEN_PATTERN, (token) => `${token.slice(0, 12)}…[redacted]`);
+  let out = text.replace(TOKEN_PATTERN, (token) => `${token.slice(0, 12)}…[redacted]`);
+  for (const [pattern, replacement] of TEXT_RULES) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/**
+ * pino's error serializer, but a failed query (drizzle's DrizzleQueryError: `query`, `params` and a
+ * message and stack that repeat both) keeps its SQL and loses its params, however they print.
+ */
+function serializeError(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  const params = (err as { params?: unknown }).params;
+  if (typeof (err as { query?: unknown }).query === "string" && Array.isArray(params)) {
+    const printed = `\nparams: ${String(params)}`;
+    for (const key of ["message", "stack"] as const) {
+      if (typeof out[key] === "string") out[key] = (out[key] as string).replace(printed, `\nparams: ${REDACTED}`);
+    }
+    delete out.params;
+  }
+  return out;
 }
 
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return scrubText(value);
   if (value === null || typeof value !== "object" || depth > 8) return value;
   // Formatters run before serializers: an Error becomes its type, message and stack here.
-  if (value instanceof Error) return scrub(pino.stdSerializers.err(value), depth + 1);
+  if (value instanceof Error) return scrub(serializeError(value), depth + 1);
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {

@@ -9,14 +9,28 @@
  * - form-action: the payment page's form answers with a 303 to the partner's successUrl or
  *   failureUrl, and Chromium applies form-action to where a submission redirects; so /pay/ pages
  *   allow any https origin (and http on localhost, where partners develop), every other page 'self'.
+ * - img-src: this site, and `imageHosts` over https (IMAGE_HOSTS: the store CDN that imported covers
+ *   come from); nothing else, so a stored cover URL cannot point a page anywhere else.
  */
-export function pageSecurityHeaders({ nonce, pathname, https, dev }: { nonce: string; pathname: string; https: boolean; dev: boolean }): Record<string, string> {
+export function pageSecurityHeaders({
+  nonce,
+  pathname,
+  https,
+  dev,
+  imageHosts,
+}: {
+  nonce: string;
+  pathname: string;
+  https: boolean;
+  dev: boolean;
+  imageHosts: readonly string[];
+}): Record<string, string> {
   const formAction = pathname.startsWith("/pay/") ? "'self' https: http://localhost:* http://127.0.0.1:*" : "'self'";
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...imageHosts.map((h) => `https://${h}`)].join(" "),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { IntentList, type IntentRow } from "@/components/account/intent-list";
+import { PasswordChangeForm } from "@/components/account/password-change-form";
 import { SignOutButton } from "@/components/account/sign-out-button";
 import { cardClass, linkClass, secondaryButtonClass } from "@/components/account/styles";
 import { TokenCreateForm } from "@/components/account/token-create-form";
@@ -15,7 +16,7 @@ import { effectiveStatus } from "@/lib/intents/states";
 import { listUserIntents, type UserIntent } from "@/lib/services/account";
 import { listApiTokens } from "@/lib/services/tokens";
 import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
-import { createTokenAction, revokeTokenAction } from "./actions";
+import { changePasswordAction, createTokenAction, revokeTokenAction } from "./actions";
 
 const INTENTS_PER_PAGE = 20;
 
@@ -97,6 +98,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
     { id: "tokens", title: m.tokens.title },
     { id: "callbacks", title: m.secret.title },
     { id: "orders", title: m.intents.title },
+    { id: "password", title: m.password.title },
   ];
 
   return (
@@ -157,6 +159,14 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           olderHref={intents.nextBefore ? `/account?before=${intents.nextBefore}#orders` : null}
           newestHref={before ? "/account#orders" : null}
         />
+      </section>
+
+      <section id="password" aria-labelledby="password-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="password-title" className="text-xl font-semibold">
+          {m.password.title}
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-slate-300">{m.password.lead}</p>
+        <PasswordChangeForm email={user.email} changed={params.notice === "passwordChanged"} action={changePasswordAction} />
       </section>
     </main>
   );

@@ -217,3 +217,77 @@ for (const width of [390, 1280]) {
     await testInfo.attach(`account-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
   });
 }
+
+test("sign-up refuses a trivial or common password with a message in the visitor's language", async ({ page, browser }) => {
+  await page.goto("/sign-up");
+  await page.getByLabel("E-mail").fill(`weak-${run}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill("aaaaaaaaaa");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("That password is too simple: one character or a run of keys (aaaa, 1234, qwerty).", { exact: false })).toBeVisible();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  const russian = await browser.newContext({ locale: "ru-RU" });
+  const ru = await russian.newPage();
+  await ru.goto("/sign-up");
+  await ru.getByLabel("Эл. почта").fill(`weak-${run}@example.com`);
+  await ru.getByLabel("Пароль", { exact: true }).fill("Password2024!");
+  await ru.getByRole("button", { name: "Создать аккаунт" }).click();
+  await expect(ru.getByText("Этот пароль слишком распространён", { exact: false })).toBeVisible();
+  await russian.close();
+});
+
+// Last: it changes the shopper's password.
+test("changing the password: rules and the current password are checked, other sessions end, the old password stops working", async ({ page, browser }) => {
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await signIn(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  // A second browser signed in as the same shopper: its session must end with the change.
+  const other = await browser.newContext({ locale: "en-GB" });
+  const otherPage = await other.newPage();
+  await otherPage.goto("/sign-in?callbackUrl=%2Faccount");
+  await signIn(otherPage);
+  await expect(otherPage.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+
+  const section = page.getByRole("region", { name: "Password" });
+  const newPassword = "a fresh phrase of mine";
+  await section.getByLabel("Current password").fill("not my password");
+  await section.getByLabel("New password").fill(newPassword);
+  await section.getByRole("button", { name: "Change password" }).click();
+  await expect(section.getByText("The current password is wrong.")).toBeVisible();
+  await expect(section.getByLabel("Current password")).toBeFocused();
+
+  await section.getByLabel("Current password").fill(password);
+  await section.getByLabel("New password").fill("password123");
+  await section.getByRole("button", { name: "Change password" }).click();
+  await expect(section.getByText("That password is too common", { exact: false })).toBeVisible();
+
+  await section.getByLabel("New password").fill(newPassword);
+  await section.getByRole("button", { name: "Change password" }).click();
+  await expect(page).toHaveURL(/\/account\?notice=passwordChanged#password$/);
+  await expect(page.getByRole("status").filter({ hasText: "Password changed." })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await otherPage.goto("/account");
+  await expect(otherPage).toHaveURL(/\/sign-in\?callbackUrl=%2Faccount$/);
+  await signIn(otherPage);
+  await expect(otherPage.getByRole("main").getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await signIn(otherPage, newPassword);
+  await expect(otherPage.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await other.close();
+});
+
+test("signing out ends the session even for a copy of its cookie", async ({ page, browser }) => {
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await signIn(page, "a fresh phrase of mine");
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  const copy = await browser.newContext({ locale: "en-GB", storageState: await page.context().storageState() });
+  const copied = await copy.newPage();
+  await copied.goto("/account");
+  await expect(copied.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+
+  await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await copied.goto("/account");
+  await expect(copied).toHaveURL(/\/sign-in\?callbackUrl=%2Faccount$/);
+  await copy.close();
+});

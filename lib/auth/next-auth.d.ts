@@ -5,3 +5,10 @@ declare module "next-auth" {
     user: DefaultSession["user"] & { id: string };
   }
 }
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    /** The account's session version when this session was issued (lib/auth/session-version.ts). */
+    sv?: number;
+  }
+}

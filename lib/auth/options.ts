@@ -6,10 +6,11 @@ import { env, exportNextAuthEnv } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-ip";
 import { log } from "@/lib/log";
 import { signInRequestSchema } from "@/lib/schemas/account";
-import { verifyUserCredentials } from "@/lib/services/users";
+import { endSessions, getSessionVersion, verifyUserCredentials } from "@/lib/services/users";
 import { authSecret } from "./secret";
+import { SESSION_ENDED, sessionIsCurrent } from "./session-version";
 import { SIGN_IN_ERRORS } from "./sign-in-errors";
-import { clearSignInFailures, recordSignInFailure, signInBlocked } from "./sign-in-limiter";
+import { limitSignIn } from "./sign-in-limiter";
 
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
@@ -38,24 +39,35 @@ export function getAuthOptions(): NextAuthOptions {
           const forwarded = req.headers?.["x-forwarded-for"];
           const address = clientAddress(typeof forwarded === "string" ? forwarded : null, env.TRUST_PROXY);
           const db = getDb();
+          const result = await limitSignIn(db, parsed.data.email, address, () => verifyUserCredentials(db, parsed.data));
           // next-auth hands a thrown message to the form as `error`.
-          if (await signInBlocked(db, parsed.data.email, address)) throw new Error(SIGN_IN_ERRORS.tooMany);
-          const user = await verifyUserCredentials(db, parsed.data);
-          if (!user) {
-            await recordSignInFailure(db, parsed.data.email, address);
-            return null;
-          }
-          await clearSignInFailures(db, parsed.data.email);
+          if (!result.ok && result.reason === "rate_limited") throw new Error(SIGN_IN_ERRORS.tooMany);
+          if (!result.ok) return null;
+          const user = result.value;
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      // Runs at sign-in (with `user`) and on every read of the session, API and pages alike.
+      async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
           token.email = user.email;
+          token.sv = (await getSessionVersion(getDb(), user.id)) ?? 0;
+          return token;
         }
+        let current: boolean;
+        try {
+          current = await sessionIsCurrent(getDb(), token.sub, token.sv);
+        } catch (err) {
+          // The database is unreachable: keep the session rather than sign everyone out; nothing
+          // that needs the account works without the database anyway.
+          log.warn({ area: "auth", err }, "session version not checked");
+          return token;
+        }
+        // Thrown, next-auth answers "no session" and clears the cookie: signed out.
+        if (!current) throw new Error(SESSION_ENDED);
         return token;
       },
       session({ session, token }) {
@@ -63,8 +75,19 @@ export function getAuthOptions(): NextAuthOptions {
         return session;
       },
     },
+    events: {
+      // Signing out ends every session of the account, not only this browser's cookie: a copied
+      // cookie would otherwise stay valid for SESSION_MAX_AGE_SECONDS.
+      async signOut({ token }) {
+        if (token?.sub) await endSessions(getDb(), token.sub);
+      },
+    },
     logger: {
-      error: (code, metadata) => log.error({ area: "auth", code, error: describe(metadata) }, "next-auth error"),
+      error: (code, metadata) => {
+        const error = describe(metadata);
+        if (code === "JWT_SESSION_ERROR" && error === SESSION_ENDED) log.info({ area: "auth" }, "ended session refused");
+        else log.error({ area: "auth", code, error }, "next-auth error");
+      },
       warn: (code) => log.warn({ area: "auth", code }, "next-auth warning"),
       debug: () => {},
     },

@@ -138,6 +138,29 @@ describe("parseAppdetails input shapes and bad entries", () => {
     expect(parsed.warnings).toHaveLength(2);
   });
 
+  it.each([
+    ["javascript:alert(document.cookie)", "a javascript: URL"],
+    ["http://shared.akamai.steamstatic.com/header.jpg", "plain http"],
+    ["data:image/svg+xml,<svg onload=alert(1)>", "a data: URL"],
+    ["//evil.example/x.jpg", "a protocol-relative URL"],
+    ["https://", "an https URL without a host"],
+    ["https://user:pw@shared.akamai.steamstatic.com/x.jpg", "an https URL with credentials"],
+    ["  ", "blank text"],
+  ])("drops header_image %j (%s) and reports it, keeping the game", (headerImage, _why) => {
+    const tf2 = JSON.parse(fixture)["440"];
+    const parsed = parseAppdetails(JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: headerImage } } }));
+    expect(parsed.games.map((g) => [g.appId, g.headerImage])).toEqual([[440, null]]);
+    expect(parsed.warnings).toEqual(headerImage.trim() ? ["app 440: header_image is not an https URL; left out (the generated cover is shown)"] : []);
+  });
+
+  it("keeps an https header_image from any host, warning when the page policy (IMAGE_HOSTS) will not show it", () => {
+    const tf2 = JSON.parse(fixture)["440"];
+    const parsed = parseAppdetails(JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: "https://img.example.net/440.jpg" } } }));
+    expect(parsed.games[0]?.headerImage).toBe("https://img.example.net/440.jpg");
+    expect(parsed.warnings).toEqual(["app 440: header_image host img.example.net is not in IMAGE_HOSTS; pages will not show it until it is added"]);
+    expect(parseAppdetails(fixture).warnings).toEqual([]);
+  });
+
   it("makes inconsistent prices satisfy the database's price rule", () => {
     const base = JSON.parse(fixture)["1174180"];
     const withPrice = (price_overview: object) =>

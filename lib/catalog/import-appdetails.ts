@@ -3,6 +3,7 @@ import { inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput } from "@/lib/services/catalog-write";
 
 // Imports files of the store's `appdetails` responses (fetched with cc=ru, so amounts are kopecks).
@@ -113,6 +114,7 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
     });
   }
 
+  const warnings: string[] = [];
   const byApp = new Map<number, { key: string; game: ImportedGame }>();
   for (const { where, value } of documents) {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -120,7 +122,7 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
       continue;
     }
     for (const [key, entry] of Object.entries(value)) {
-      const result = mapEntry(entry, opts.defaultGiftRegions ?? DEFAULT_GIFT_REGIONS);
+      const result = mapEntry(entry, opts.defaultGiftRegions ?? DEFAULT_GIFT_REGIONS, (w) => warnings.push(w));
       if ("reason" in result) {
         skipped.push({ entry: key, reason: result.reason });
         continue;
@@ -131,7 +133,6 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
     }
   }
 
-  const warnings: string[] = [];
   const owners = new Map<number, number>();
   const parsed: ImportedGame[] = [];
   for (const { key, game } of byApp.values()) {
@@ -152,7 +153,7 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
   return { games: parsed, skipped, warnings };
 }
 
-function mapEntry(entry: unknown, giftRegions: string[]): ImportedGame | { reason: string } {
+function mapEntry(entry: unknown, giftRegions: string[], warn: (warning: string) => void): ImportedGame | { reason: string } {
   const outer = entrySchema.safeParse(entry);
   if (!outer.success) return { reason: `invalid entry: ${describeIssues(outer.error)}` };
   if (!outer.data.success) return { reason: "success is false (the store returned nothing for this app)" };
@@ -160,7 +161,7 @@ function mapEntry(entry: unknown, giftRegions: string[]): ImportedGame | { reaso
   if (typed.success && typed.data.type !== "game") return { reason: `type "${typed.data.type}" is not a game` };
   const data = appdetailsDataSchema.safeParse(outer.data.data);
   if (!data.success) return { reason: `invalid data: ${describeIssues(data.error)}` };
-  return toGame(data.data, giftRegions);
+  return toGame(data.data, giftRegions, warn);
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -170,7 +171,7 @@ function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
-function toGame(d: AppdetailsData, giftRegions: string[]): ImportedGame {
+function toGame(d: AppdetailsData, giftRegions: string[], warn: (warning: string) => void): ImportedGame {
   const description = plainText(d.short_description);
   const russian = /[А-Яа-яЁё]/.test(description);
   return {
@@ -179,13 +180,34 @@ function toGame(d: AppdetailsData, giftRegions: string[]): ImportedGame {
     titleRu: null,
     shortDescription: description,
     shortDescriptionEn: russian ? null : description,
-    headerImage: d.header_image || null,
+    headerImage: coverUrl(d.steam_appid, d.header_image, warn),
     genres: [...new Set(d.genres.map((g) => GENRE_NAMES[String(g.id)] ?? g.description.trim()).filter(Boolean))],
     comingSoon: d.release_date?.coming_soon ?? false,
     releaseDate: parseReleaseDate(d.release_date?.date ?? ""),
     giftRegions: [...giftRegions],
     packages: toPackages(d),
   };
+}
+
+/**
+ * The cover goes into pages' <img> and og:image as it is, so only an absolute https URL with a host
+ * and no credentials is kept; anything else is left out (the generated cover is shown) and reported.
+ * One whose host the page policy does not allow is kept but reported: it shows once IMAGE_HOSTS has it.
+ */
+function coverUrl(appId: number, value: string | null | undefined, warn: (warning: string) => void): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || url.protocol !== "https:" || !url.hostname || url.username || url.password || !text.toLowerCase().startsWith("https://")) {
+    warn(`app ${appId}: header_image is not an https URL; left out (the generated cover is shown)`);
+    return null;
+  }
+  if (!imageHostAllowed(url.hostname)) warn(`app ${appId}: header_image host ${url.hostname} is not in IMAGE_HOSTS; pages will not show it until it is added`);
+  return url.href;
+}
+
+function imageHostAllowed(host: string): boolean {
+  return env.IMAGE_HOSTS.some((allowed) => (allowed.startsWith("*.") ? host.endsWith(allowed.slice(1)) : host === allowed));
 }
 
 type Prices = Pick<PackageInput, "priceInitial" | "priceFinal" | "discountPercent">;

@@ -68,6 +68,8 @@ export const games = pgTable(
     index("games_coming_soon_idx").on(t.sortRank, t.appId).where(sql`coming_soon`),
     check("games_app_id_positive", sql`${t.appId} > 0`),
     check("games_featured_known", sql`${t.featured} <@ ARRAY['top_sellers', 'new_releases']::text[]`),
+    // Served as-is in <img> and og:image: a javascript: or data: URL must never be stored.
+    check("games_header_image_https", sql`${t.headerImage} IS NULL OR ${t.headerImage} LIKE 'https://%'`),
   ],
 );
 
@@ -162,6 +164,11 @@ export const users = pgTable(
      * callbacks; created on first need and shown on the account page.
      */
     webhookSecret: text("webhook_secret"),
+    /**
+     * Put in the session (JWT) at sign-in and compared on every session read: sign-out and a
+     * password change add one, which ends every session issued before.
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],

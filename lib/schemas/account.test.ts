@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountFieldErrors, safeReturnPath, signInRequestSchema, signUpRequestSchema } from "./account";
+import { accountFieldErrors, passwordChangeRequestSchema, passwordProblem, safeReturnPath, signInRequestSchema, signUpRequestSchema } from "./account";
 
 const signUpErrors = (input: unknown) => {
   const result = signUpRequestSchema.safeParse(input);
@@ -8,9 +8,9 @@ const signUpErrors = (input: unknown) => {
 
 describe("sign-up schema", () => {
   it("accepts an e-mail and a 10-character password, trimming the e-mail", () => {
-    expect(signUpRequestSchema.parse({ email: "  Gamer@Example.com ", password: "0123456789" })).toEqual({
+    expect(signUpRequestSchema.parse({ email: "  Gamer@Example.com ", password: "plum 7 kayak" })).toEqual({
       email: "Gamer@Example.com",
-      password: "0123456789",
+      password: "plum 7 kayak",
     });
   });
 
@@ -32,7 +32,60 @@ describe("sign-up schema", () => {
   });
 
   it("counts an emoji as one character toward the minimum", () => {
-    expect(signUpRequestSchema.safeParse({ email: "a@example.com", password: "🎮".repeat(10) }).success).toBe(true);
+    expect(signUpRequestSchema.safeParse({ email: "a@example.com", password: "🎮🐉🎲🌵🎯🍕🎳🚀🧩🔑" }).success).toBe(true);
+  });
+});
+
+describe("password rules", () => {
+  it.each([
+    ["aaaaaaaaaa", "password_too_simple"],
+    ["🎮".repeat(10), "password_too_simple"],
+    ["ZZZZZZZZZZZZZZZ", "password_too_simple"],
+    ["abababababab", "password_too_simple"],
+    ["123123123123", "password_too_simple"],
+    ["0123456789", "password_too_simple"],
+    ["9876543210", "password_too_simple"],
+    ["abcdefghijkl", "password_too_simple"],
+    ["qwertyuiop", "password_too_simple"],
+    ["QWERTYUIOP[]", "password_too_simple"],
+    ["asdfghjkl;", "password_too_simple"],
+    ["йцукенгшщз", "password_too_simple"],
+    ["1q2w3e4r5t", "password_too_common"],
+    ["1qaz2wsx3edc", "password_too_common"],
+    ["password123", "password_too_common"],
+    ["Password2024!", "password_too_common"],
+    ["P@ssw0rd1234", "password_too_common"],
+    ["iloveyou!!", "password_too_common"],
+    ["пароль12345", "password_too_common"],
+    ["ghjcnjgfhjkm", "password_too_common"],
+    ["football1234", "password_too_common"],
+    ["gamer.pro@example.com", "password_is_email"],
+    ["Gamer.Pro", "password_too_short"],
+    ["gamer.pro2024", "password_is_email"],
+    ["GamerPro!!!!", "password_is_email"],
+  ])("refuses %j as %s", (password, code) => {
+    expect(passwordProblem(password, "gamer.pro@example.com")).toBe(code);
+  });
+
+  it.each(["correct horse battery", "plum 7 kayak", "Tr0ub4dor&3x", "🎮🐉🎲🌵🎯🍕🎳🚀🧩🔑", "мой кот любит рыбу", "gamer pro plays chess"])("accepts %j", (password) => {
+    expect(passwordProblem(password, "gamer.pro@example.com")).toBeNull();
+  });
+
+  it("applies at sign-up", () => {
+    expect(signUpErrors({ email: "a@example.com", password: "aaaaaaaaaa" })).toEqual({ password: "password_too_simple" });
+    expect(signUpErrors({ email: "a@example.com", password: "password123" })).toEqual({ password: "password_too_common" });
+  });
+
+  it("applies to a new password, which must differ from the current one; the current one needs only to be given", () => {
+    const errors = (input: object) => {
+      const result = passwordChangeRequestSchema.safeParse({ email: "gamer.pro@example.com", ...input });
+      return result.success ? {} : accountFieldErrors(result.error);
+    };
+    expect(errors({ currentPassword: "old", newPassword: "plum 7 kayak" })).toEqual({});
+    expect(errors({ currentPassword: "", newPassword: "plum 7 kayak" })).toEqual({ currentPassword: "password_required" });
+    expect(errors({ currentPassword: "old", newPassword: "qwertyuiop" })).toEqual({ newPassword: "password_too_simple" });
+    expect(errors({ currentPassword: "old", newPassword: "short" })).toEqual({ newPassword: "password_too_short" });
+    expect(errors({ currentPassword: "plum 7 kayak", newPassword: "plum 7 kayak" })).toEqual({ newPassword: "password_unchanged" });
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMMON_PASSWORDS, COMMON_WORDS } from "./common-passwords";
 import "./zod-config";
 
 /**
@@ -14,6 +15,10 @@ export const ACCOUNT_ERROR_CODES = [
   "password_too_short",
   "password_too_long",
   "password_is_email",
+  "password_too_simple",
+  "password_too_common",
+  "password_unchanged",
+  "password_wrong",
 ] as const;
 export type AccountErrorCode = (typeof ACCOUNT_ERROR_CODES)[number];
 
@@ -29,17 +34,67 @@ const accountEmailSchema = z
   .max(254, code("email_too_long"))
   .pipe(z.email(code("email_invalid")));
 
+/** Digits, punctuation, symbols and spaces people pad a word with. */
+const PADDING = /[\p{N}\p{P}\p{S}\s]+$/u;
+/** Runs of keys and letters that are no secret in either direction (Latin and Russian keyboards). */
+const SEQUENCES = [
+  "abcdefghijklmnopqrstuvwxyz",
+  "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+  "01234567890",
+  "1234567890-=",
+  "!@#$%^&*()_+",
+  "qwertyuiop[]asdfghjkl;'zxcvbnm,./",
+  "йцукенгшщзхъфывапролджэячсмитьбю.",
+].flatMap((s) => [s, [...s].reverse().join("")]);
+const LEET: Record<string, string> = { "@": "a", "4": "a", "0": "o", "3": "e", "1": "i", "!": "i", $: "s", "5": "s", "7": "t" };
+
+/** One character or a short group repeated, or a run along the alphabet, digits or a keyboard row. */
+function tooSimple(password: string): boolean {
+  const p = password.toLowerCase();
+  if (/^(.{1,4})\1+$/su.test(p)) return true;
+  const codes = [...p].map((c) => c.codePointAt(0)!);
+  const step = codes[1]! - codes[0]!;
+  if (Math.abs(step) === 1 && codes.every((c, i) => i === 0 || c - codes[i - 1]! === step)) return true;
+  return SEQUENCES.some((s) => s.includes(p));
+}
+
+function tooCommon(password: string): boolean {
+  const p = password.toLowerCase().normalize("NFKC");
+  if (COMMON_PASSWORDS.has(p)) return true;
+  const stem = p.replace(PADDING, "");
+  const unLeet = [...stem].map((c) => LEET[c] ?? c).join("");
+  return [stem, unLeet, unLeet.replaceAll("i", "l")].some((w) => COMMON_WORDS.has(w) || COMMON_PASSWORDS.has(w));
+}
+
+/** The e-mail address, or the name before its @, with or without padding and punctuation. */
+function passwordIsEmail(password: string, email: string): boolean {
+  const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  const forms = [email, email.split("@")[0] ?? ""].map(letters).filter((f) => f.length >= 3);
+  return [password, password.replace(PADDING, "")].some((p) => forms.includes(letters(p)));
+}
+
+const passwordLength = (p: string) => [...p].length;
+
+/** A password someone chooses now (sign-up, change): long enough, and not one a guesser tries first. */
+const newPasswordSchema = z
+  .string(code("password_required"))
+  .min(1, code("password_required"))
+  // Length counts characters as the shopper sees them (an emoji is one), not UTF-16 units.
+  .refine((p) => passwordLength(p) >= PASSWORD_MIN_LENGTH, code("password_too_short"))
+  .refine((p) => passwordLength(p) <= PASSWORD_MAX_LENGTH, code("password_too_long"))
+  .refine((p) => passwordLength(p) > PASSWORD_MAX_LENGTH || !tooSimple(p), code("password_too_simple"))
+  .refine((p) => passwordLength(p) > PASSWORD_MAX_LENGTH || !tooCommon(p), code("password_too_common"));
+
+/** The first rule a new password breaks for this account's e-mail, or null. */
+export function passwordProblem(password: string, email: string): AccountErrorCode | null {
+  const result = newPasswordSchema.safeParse(password);
+  if (!result.success) return (result.error.issues[0]?.message as AccountErrorCode | undefined) ?? "password_required";
+  return passwordIsEmail(password, email) ? "password_is_email" : null;
+}
+
 export const signUpRequestSchema = z
-  .object({
-    email: accountEmailSchema,
-    // Length counts characters as the shopper sees them (an emoji is one), not UTF-16 units.
-    password: z
-      .string(code("password_required"))
-      .min(1, code("password_required"))
-      .refine((p) => [...p].length >= PASSWORD_MIN_LENGTH, code("password_too_short"))
-      .refine((p) => [...p].length <= PASSWORD_MAX_LENGTH, code("password_too_long")),
-  })
-  .refine((v) => v.password.trim().toLowerCase() !== v.email.toLowerCase(), { ...code("password_is_email"), path: ["password"] });
+  .object({ email: accountEmailSchema, password: newPasswordSchema })
+  .refine((v) => !passwordIsEmail(v.password, v.email), { ...code("password_is_email"), path: ["password"] });
 
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
@@ -50,15 +105,34 @@ export const signInRequestSchema = z.object({
 
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
 
-export type AccountFieldErrors = Partial<Record<"email" | "password", AccountErrorCode>>;
+/**
+ * Changing the password: the current one (checked by the server like a sign-in) and a new one under
+ * the sign-up rules. `email` is the account's, filled in by the server from the session.
+ */
+export const passwordChangeRequestSchema = z
+  .object({
+    email: accountEmailSchema,
+    currentPassword: z.string(code("password_required")).min(1, code("password_required")).max(PASSWORD_MAX_LENGTH * 4, code("password_too_long")),
+    newPassword: newPasswordSchema,
+  })
+  .refine((v) => !passwordIsEmail(v.newPassword, v.email), { ...code("password_is_email"), path: ["newPassword"] })
+  .refine((v) => v.newPassword !== v.currentPassword, { ...code("password_unchanged"), path: ["newPassword"] });
+
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
+
+const FIELDS = ["email", "password", "currentPassword", "newPassword"] as const;
+type AccountField = (typeof FIELDS)[number];
+
+export type AccountFieldErrors = Partial<Record<AccountField, AccountErrorCode>>;
 
 /** The first problem with each field, as codes, for the form to show beside the field. */
 export function accountFieldErrors(error: z.ZodError): AccountFieldErrors {
   const out: AccountFieldErrors = {};
   for (const issue of error.issues) {
     const field = issue.path[0];
-    if ((field === "email" || field === "password") && !out[field]) {
-      out[field] = (ACCOUNT_ERROR_CODES as readonly string[]).includes(issue.message) ? (issue.message as AccountErrorCode) : field === "email" ? "email_invalid" : "password_required";
+    if (typeof field === "string" && (FIELDS as readonly string[]).includes(field) && !out[field as AccountField]) {
+      const known = (ACCOUNT_ERROR_CODES as readonly string[]).includes(issue.message);
+      out[field as AccountField] = known ? (issue.message as AccountErrorCode) : field === "email" ? "email_invalid" : "password_required";
     }
   }
   return out;
@@ -73,3 +147,9 @@ export function safeReturnPath(value: unknown, fallback = "/account"): string {
   if ([...value].some((ch) => ch.charCodeAt(0) < 0x20)) return fallback;
   return value.length > 2048 ? fallback : value;
 }
+
+/** What the account page's password change answers: a refusal by its catalogue reason (lib/errors.ts). */
+export type ChangePasswordResult =
+  | { ok: true }
+  | { ok: false; reason: "not_signed_in" | "rate_limited" }
+  | { ok: false; reason: "invalid_field"; fields: AccountFieldErrors };

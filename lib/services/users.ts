@@ -55,3 +55,30 @@ export async function findUserById(db: Database, id: string): Promise<AccountUse
   const [row] = await db.select(accountColumns).from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;
 }
+
+/** The account's session version (see users.sessionVersion), or null when the account is gone. */
+export async function getSessionVersion(db: Database, userId: string): Promise<number | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) return null;
+  const [row] = await db.select({ version: users.sessionVersion }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.version ?? null;
+}
+
+/** Ends every session of the account issued so far (sign-out, password change). */
+export async function endSessions(db: Database, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Sets a new password (the caller has checked the current one) and ends every session issued
+ * before, in one statement: a session stolen with the old password does not outlive it.
+ */
+export async function changePassword(db: Database, userId: string, newPassword: string): Promise<void> {
+  const passwordHash = await hashPassword(newPassword);
+  await db
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
+}
