@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { countResults, type PlaywrightReport, type VitestReport } from "./lib/test-report";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -16,17 +17,6 @@ function step(title: string, command: string, args: string[]): boolean {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${result.status === 0 ? "✔" : "✘"} ${title} (${seconds} s)`);
   return result.status === 0;
-}
-
-interface PlaywrightReport {
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-}
-
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
 }
 
 function main(): number {
@@ -47,24 +37,11 @@ function main(): number {
   // The browser tests run even after a failure above, so one run shows everything that is broken.
   const e2eOk = extra.length > 0 || step("browser tests", bin("playwright"), ["test"]);
 
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  if (fs.existsSync(reportFile)) {
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as VitestReport;
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    skipped += report.numPendingTests + report.numTodoTests;
-  } else failed += 1;
-  if (extra.length === 0) {
-    if (fs.existsSync(e2eReportFile)) {
-      const { stats } = JSON.parse(fs.readFileSync(e2eReportFile, "utf8")) as PlaywrightReport;
-      passed += stats.expected;
-      // A test that needed a retry to pass is not a pass.
-      failed += stats.unexpected + stats.flaky;
-      skipped += stats.skipped;
-    } else failed += 1;
-  }
+  const readJson = <T>(file: string): T | null => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as T) : null);
+  const { passed, failed, skipped } = countResults(
+    readJson<VitestReport>(reportFile),
+    extra.length === 0 ? readJson<PlaywrightReport>(e2eReportFile) : undefined,
+  );
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
   return testsOk && e2eOk && failed === 0 ? 0 : 1;
 }
