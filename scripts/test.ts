@@ -10,24 +10,25 @@ const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const reportFile = path.join(root, ".data/test-results/vitest.json");
 const e2eReportFile = path.join(root, ".data/test-results/playwright.json");
 
-function step(title: string, command: string, args: string[]): boolean {
+/** Runs one step with the terminal; returns its exit code (1 when it could not start or was killed). */
+function step(title: string, command: string, args: string[]): number {
   console.log(`\n▶ ${title}: ${path.basename(command)} ${args.join(" ")}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${result.status === 0 ? "✔" : "✘"} ${title} (${seconds} s)`);
-  return result.status === 0;
+  return result.status ?? 1;
 }
 
 function main(): number {
   const extra = process.argv.slice(2);
-  if (!step("typecheck", bin("tsc"), ["--noEmit"])) return 1;
-  if (!step("lint", bin("eslint"), ["."])) return 1;
+  if (step("typecheck", bin("tsc"), ["--noEmit"]) !== 0) return 1;
+  if (step("lint", bin("eslint"), ["."]) !== 0) return 1;
   // HTTP and browser tests run against `next start`, so they must see a build of this very tree.
-  if (!step("build", bin("next"), ["build"])) return 1;
+  if (step("build", bin("next"), ["build"]) !== 0) return 1;
   for (const file of [reportFile, e2eReportFile]) fs.rmSync(file, { force: true });
   fs.mkdirSync(path.dirname(reportFile), { recursive: true });
-  const testsOk = step("unit, integration and HTTP tests", bin("vitest"), [
+  const vitestExit = step("unit, integration and HTTP tests", bin("vitest"), [
     "run",
     "--reporter=default",
     "--reporter=json",
@@ -35,15 +36,17 @@ function main(): number {
     ...extra,
   ]);
   // The browser tests run even after a failure above, so one run shows everything that is broken.
-  const e2eOk = extra.length > 0 || step("browser tests", bin("playwright"), ["test"]);
+  const e2eExit = extra.length > 0 ? null : step("browser tests", bin("playwright"), ["test"]);
 
   const readJson = <T>(file: string): T | null => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as T) : null);
-  const { passed, failed, skipped } = countResults(
-    readJson<VitestReport>(reportFile),
-    extra.length === 0 ? readJson<PlaywrightReport>(e2eReportFile) : undefined,
+  const { passed, failed, skipped, problems } = countResults(
+    { report: readJson<VitestReport>(reportFile), exitCode: vitestExit },
+    e2eExit === null ? undefined : { report: readJson<PlaywrightReport>(e2eReportFile), exitCode: e2eExit },
   );
+  if (problems.length > 0) console.log(`\n${problems.map((p) => `✘ ${p}`).join("\n")}`);
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-  return testsOk && e2eOk && failed === 0 ? 0 : 1;
+  // countResults counts a runner that exited non-zero as a failure, so this agrees with the line above.
+  return failed === 0 ? 0 : 1;
 }
 
 process.exitCode = main();
