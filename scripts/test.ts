@@ -22,6 +22,8 @@ function step(title: string, command: string, args: string[]): number {
 
 function main(): number {
   const extra = process.argv.slice(2);
+  // Chromium and nginx come from Debian, not npm: install them (as root) or say how, before anything slow.
+  if (step("system packages", path.join(root, "scripts/install-system-packages.sh"), []) !== 0) return 1;
   if (step("typecheck", bin("tsc"), ["--noEmit"]) !== 0) return 1;
   if (step("lint", bin("eslint"), ["."]) !== 0) return 1;
   // HTTP and browser tests run against `next start`, so they must see a build of this very tree.
