@@ -16,9 +16,9 @@ const loadFailure = {
     { name: "/repo/tests/http/multi-instance.test.ts", status: "failed", message: "nginx is not installed", assertionResults: [] },
     { name: "/repo/tests/http/health.test.ts", status: "passed", message: "", assertionResults: [{ status: "passed" }] },
   ],
-} satisfies VitestReport;
+};
 
-const clean = { ...loadFailure, numFailedTestSuites: 0, success: true, testResults: [loadFailure.testResults[1]!] } satisfies VitestReport;
+const clean = { ...loadFailure, numFailedTestSuites: 0, success: true, testResults: [loadFailure.testResults[1]!] };
 const e2e = (stats: Partial<PlaywrightReport["stats"]>): PlaywrightReport => ({
   stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0, ...stats },
   errors: [],
@@ -37,7 +37,7 @@ describe("countResults", () => {
       ...loadFailure,
       numFailedTests: 2,
       testResults: [{ name: "/repo/a.test.ts", status: "failed", message: "", assertionResults: [{ status: "failed" }, { status: "failed" }] }],
-    } satisfies VitestReport;
+    };
     expect(countResults({ report: failedTest, exitCode: 1 }).failed).toBe(2);
   });
 
