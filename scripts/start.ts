@@ -46,7 +46,7 @@ async function main(): Promise<number> {
   if (database.pointerFile) {
     // Started as root with the checkout in a home the `postgres` user cannot enter (placeCluster).
     console.log(
-      `PostgreSQL runs as the postgres user, which cannot reach ${displayPath(path.dirname(database.pointerFile))}: the database is in ${database.dataDir} (${displayPath(database.pointerFile)} records this).`,
+      `PostgreSQL runs as the postgres user, which cannot reach ${path.dirname(database.pointerFile)}: the database is in ${database.dataDir} (${displayPath(database.pointerFile)} records this).`,
     );
   }
   try {

