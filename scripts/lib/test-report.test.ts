@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countResults, type PlaywrightReport, type VitestReport } from "./test-report";
+import { countResults, type PlaywrightReport } from "./test-report";
 
 // Shaped as vitest 4 writes it for `multi-instance.test.ts` failing to import: the file is a
 // failed suite with no assertions, and no test counts as failed.
