@@ -50,7 +50,11 @@ const envSchema = z.object({
   BENCH_FLOOR: z.enum(["0", "1"]).default("0"),
   /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
   EMBEDDED_PG_DIR: z.string().default(".data/pg"),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  /**
+   * Always this port for the embedded PostgreSQL. Unset: the port its cluster last listened on, and
+   * for a new cluster 54329, or any free port when another checkout's cluster has that one.
+   */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
   /**
    * Signs session cookies (next-auth). At least 32 characters; `npm start` generates one into
    * `.data/auth-secret` when it is not set, so a fresh clone needs no configuration.

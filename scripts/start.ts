@@ -43,6 +43,12 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 async function main(): Promise<number> {
   await assertPortFree(env.PORT);
   const database = await resolveDatabaseUrl();
+  if (database.pointerFile) {
+    // Started as root with the checkout in a home the `postgres` user cannot enter (placeCluster).
+    console.log(
+      `PostgreSQL runs as the postgres user, which cannot reach ${path.dirname(database.pointerFile)}: the database is in ${database.dataDir} (${displayPath(database.pointerFile)} records this).`,
+    );
+  }
   try {
     return await serve(database);
   } finally {

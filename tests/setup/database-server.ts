@@ -22,7 +22,8 @@ const TEMPLATE_GAMES = 300;
 
 /**
  * Uses DATABASE_URL when set (CI's throwaway cluster), otherwise an embedded PostgreSQL in
- * `.data/test-pg`, so `npm test` works on a fresh clone with nothing configured.
+ * `.data/test-pg` (or, run as root from a private home, where `.data/test-pg.location` points), so
+ * `npm test` works on a fresh clone with nothing configured.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const server = await testServer(project.config.root);
