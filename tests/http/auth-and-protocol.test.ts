@@ -27,14 +27,14 @@ describe("authentication", () => {
     it.each(cases)(`${endpoint.method} ${endpoint.path} with %s is 401`, async (_, headers, message) => {
       const res = await api(endpoint.path, { token: null, method: endpoint.method, headers });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: 401, message });
+      expect(res.body).toMatchObject({ code: 401, message });
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="api"/);
     });
 
     it(`${endpoint.method} ${endpoint.path} without the ${endpoint.scope} scope is 403`, async () => {
       const res = await api(endpoint.path, { token: endpoint.other, method: endpoint.method, body: endpoint.method === "POST" ? {} : undefined });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ code: 403, message: `this token lacks the "${endpoint.scope}" scope` });
+      expect(res.body).toMatchObject({ code: 403, message: `this token lacks the "${endpoint.scope}" scope` });
     });
   }
 });
@@ -44,14 +44,14 @@ describe("protocol errors", () => {
     for (const method of ["GET", "POST", "DELETE"]) {
       const res = await api("/api/v1/gifts/nope", { method });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ code: 404, message: `no such endpoint: ${method} /api/v1/gifts/nope` });
+      expect(res.body).toMatchObject({ code: 404, message: `no such endpoint: ${method} /api/v1/gifts/nope` });
     }
   });
 
   it("answers the bare API root with 404 in the error shape", async () => {
     const res = await api("/api/v1");
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 404, message: "no such endpoint: GET /api/v1" });
+    expect(res.body).toMatchObject({ code: 404, message: "no such endpoint: GET /api/v1" });
   });
 
   it.each([
@@ -76,7 +76,7 @@ describe("protocol errors", () => {
     const res = await api(path, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe(allow);
-    expect(res.body).toEqual({ code: 405, message: `${method} is not allowed here; allowed: ${allow}` });
+    expect(res.body).toMatchObject({ code: 405, message: `${method} is not allowed here; allowed: ${allow}` });
   });
 
   const bodyCases: [string, { rawBody?: string; headers?: Record<string, string> }, number, string][] = [
@@ -93,7 +93,7 @@ describe("protocol errors", () => {
     it.each(bodyCases)(`POST ${path} with %s`, async (_, request, status, message) => {
       const res = await api(path, { method: "POST", ...request });
       expect(res.status).toBe(status);
-      expect(res.body).toEqual({ code: status, message });
+      expect(res.body).toMatchObject({ code: status, message });
     });
   }
 

@@ -28,7 +28,7 @@ describe("POST /gifts/verify", () => {
   ])("creates an intent with %s", async (_, body, paymentAmount, intentAmount, discountAmount, feeAmount) => {
     const res = await api(VERIFY, { body });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({
+    expect(res.body).toMatchObject({
       code: 201,
       intentId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       paymentAmount,
@@ -101,7 +101,7 @@ describe("POST /gifts/verify", () => {
     const [promoBefore] = await appQuery("SELECT sum(uses)::int AS uses FROM promo_codes");
     const res = await api(VERIFY, { body });
     expect(res.status).toBe(status);
-    expect(res.body).toEqual({ code: status, message });
+    expect(res.body).toMatchObject({ code: status, message });
     expect(await intentCount()).toBe(before);
     const [promoAfter] = await appQuery("SELECT sum(uses)::int AS uses FROM promo_codes");
     expect(promoAfter).toEqual(promoBefore);

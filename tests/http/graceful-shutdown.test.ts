@@ -157,7 +157,7 @@ describe.sequential("npm start: server processes behind one port", () => {
     const res = await inFlight;
     expect(res.status).toBe(201);
 
-    expect(await launcherExit).toEqual({ code: 143, signal: null });
+    expect(await launcherExit).toMatchObject({ code: 143, signal: null });
     await until(async () => tree.every((pid) => !alive(pid)) && !alive(postmaster), 10_000, "every process of the tree and PostgreSQL gone");
     expect(postmasterPid()).toBeNull();
     expect(fs.readFileSync(logFile, "utf8")).not.toMatch(/still busy|killing them/);

@@ -161,7 +161,7 @@ describe("GET /covers/{appId}.png", () => {
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const r of refused) {
       expect(Number(r.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-      expect(JSON.parse(r.text)).toEqual({ code: 429, message: expect.stringContaining("share card"), reason: "rate_limited" });
+      expect(JSON.parse(r.text)).toMatchObject({ code: 429, message: expect.stringContaining("share card"), reason: "rate_limited" });
     }
     for (const r of all.filter((r) => r.status === 200)) expect(isPng(r.bytes)).toBe(true);
   });

@@ -63,7 +63,7 @@ function mutated(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
 function expectErrorShape(res: { status: number; body: unknown }, context: string): void {
   expect(res.status, context).toBeLessThan(500);
   if (res.status >= 400) {
-    expect(res.body, context).toEqual({ code: res.status, message: expect.any(String) });
+    expect(res.body, context).toMatchObject({ code: res.status, message: expect.any(String) });
     expect((res.body as { message: string }).message.length, context).toBeGreaterThan(0);
   }
 }
@@ -167,7 +167,7 @@ describe("what the properties found", () => {
     ["GET", "/api/v1/gifts/games/2147483648", undefined, "game 2147483648 not found"],
   ])("%s %s is refused by name", async (method, path, body, message) => {
     const res = await api(path, { method, body });
-    expect(res.body).toEqual({ code: message.startsWith("game") ? 404 : 400, message });
+    expect(res.body).toMatchObject({ code: message.startsWith("game") ? 404 : 400, message });
   });
 
   it.each([
@@ -175,6 +175,6 @@ describe("what the properties found", () => {
     ["/api/v1/gifts/verify", deepRaw(5000, "object")],
   ])("POST %s with a body nested too deeply is refused", async (path, rawBody) => {
     const res = await api(path, { method: "POST", rawBody, headers: { "content-type": "application/json" } });
-    expect(res.body).toEqual({ code: 400, message: "the request body nests more than 32 levels deep" });
+    expect(res.body).toMatchObject({ code: 400, message: "the request body nests more than 32 levels deep" });
   });
 });

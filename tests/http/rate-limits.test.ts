@@ -4,6 +4,7 @@ import { API_SCOPES } from "@/lib/schemas/tokens";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { expectErrorBody } from "./support";
 
 // A server of its own with small limits (the shared one keeps them out of the other tests' way).
 const METRICS_TOKEN = "metrics-token-for-the-rate-limit-tests";
@@ -60,6 +61,7 @@ async function call(path: string, init: { token?: string; ip?: string; body?: un
   } catch {
     // not JSON
   }
+  if (res.status >= 400 && typeof body === "object") expectErrorBody(res.status, body);
   return { status: res.status, headers: res.headers, body };
 }
 
@@ -88,7 +90,7 @@ describe("per-token limit", () => {
     const wait = Number(refused.headers.get("retry-after"));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
-    expect(refused.body).toEqual({ code: 429, message: `too many requests: at most 5 requests with this token per 60 s; try again in ${wait} s` });
+    expect(refused.body).toMatchObject({ code: 429, message: `too many requests: at most 5 requests with this token per 60 s; try again in ${wait} s` });
     expect(refused.headers.get("ratelimit")).toMatch(/^"token";r=0;t=\d+$/);
     expect(refused.headers.get("x-request-id")).toBe("trace-429.a_b");
     expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
@@ -199,7 +201,7 @@ describe("metrics", () => {
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="api"');
     const wrong = await call("/api/metrics", { token: "not-the-metrics-token" });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ code: 401, message: "the metrics token is not valid" });
+    expect(wrong.body).toMatchObject({ code: 401, message: "the metrics token is not valid" });
   });
 
   it("answers Prometheus text with requests by route, refusals by policy, intents, the outbox and the process", async () => {

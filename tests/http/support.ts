@@ -1,5 +1,6 @@
 import pg from "pg";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
+import { REASONS } from "@/lib/api/reasons";
 
 export interface ApiResult<T = any> {
   status: number;
@@ -28,7 +29,25 @@ export async function api<T = any>(
   } catch {
     // not JSON: tests that care assert on the text
   }
+  if (res.status >= 400 && res.headers.get("content-type")?.startsWith("application/json")) expectErrorBody(res.status, parsed);
   return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/**
+ * Every JSON refusal is `{code, message, reason}` (and `param` when one field is at fault): `code`
+ * is the status, `reason` is in the catalogue, and the catalogue gives that reason this status.
+ * `api()` checks it on every answer, so each test's own expectations can stay about its case.
+ */
+export function expectErrorBody(status: number, body: unknown): void {
+  expect(body, `error body for ${status}`).toEqual({
+    code: status,
+    message: expect.any(String),
+    reason: expect.any(String),
+    ...(body && typeof body === "object" && "param" in body ? { param: expect.any(String) } : {}),
+  });
+  const reason = (body as { reason: string }).reason;
+  expect(Object.keys(REASONS), `reason ${reason}`).toContain(reason);
+  expect(REASONS[reason as keyof typeof REASONS].status, `status of ${reason}`).toBe(status);
 }
 
 /** Runs one query against the database the app under test uses. */
