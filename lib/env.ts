@@ -106,6 +106,10 @@ const envSchema = z.object({
   RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
   RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Open holds (unpaid intents holding a gear unit or a promo-code use) the store's own pages may have at once (lib/services/holds.ts). */
+  HOLD_LIMIT_PER_SESSION: z.coerce.number().int().min(1).max(1_000_000).default(3),
+  HOLD_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  HOLD_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Length of the sign-in and promo-code windows: long, since guessing is slow work made slower. */
   RATE_LIMIT_STRICT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
   /**

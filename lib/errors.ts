@@ -55,6 +55,8 @@ export interface ReasonDetails {
   token_limit_reached: { max: number };
   token_not_found: Record<string, never>;
   email_taken: Record<string, never>;
+  // Limits
+  hold_limit_reached: { scope: "session" | "account" | "address"; max: number };
 }
 
 export type Reason = keyof ReasonDetails;

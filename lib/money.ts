@@ -5,6 +5,12 @@ export const CURRENCY = "RUB" as const;
 export const FEE_MODES = ["included", "excluded", "naive"] as const;
 export type FeeMode = (typeof FEE_MODES)[number];
 
+/**
+ * The dearest price the store takes (1 000 000 ₽): every amount derived from a price, the naive fee
+ * at the highest FEE_RATE included, then fits a 32-bit integer column. The database refuses more.
+ */
+export const MAX_PRICE_KOPECKS = 100_000_000;
+
 /** A promo code never brings a price below this (1 ₽), nor below the price itself when that is lower. */
 export const MIN_PAYMENT_KOPECKS = 100;
 
@@ -79,6 +85,7 @@ export interface Quote {
 
 /** What the buyer pays for `price` with an optional promo code and a fee mode. */
 export function quote(price: number, mode: FeeMode, rateBps: number, discount?: Discount): Quote {
+  if (price > MAX_PRICE_KOPECKS) throw new RangeError(`price ${price} is over the store's bound of ${MAX_PRICE_KOPECKS} kopecks`);
   const off = discount ? discountAmount(price, discount) : 0;
   const { paymentAmount, feeAmount } = applyFee(price - off, mode, rateBps);
   return { intentAmount: price, discountAmount: off, feeAmount, paymentAmount };

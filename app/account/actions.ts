@@ -9,8 +9,9 @@ import { limitSignIn } from "@/lib/auth/sign-in-limiter";
 import { getDb } from "@/lib/db/client";
 import { accountFieldErrors, passwordChangeRequestSchema, type ChangePasswordResult } from "@/lib/schemas/account";
 import { tokenCreateRequestSchema, type CreateTokenResult, type RevokeTokenResult, type TokenFormField } from "@/lib/schemas/tokens";
-import { countActiveApiTokens, MAX_ACTIVE_API_TOKENS } from "@/lib/services/account";
-import { createApiToken, revokeApiToken } from "@/lib/services/tokens";
+import { isDomainError } from "@/lib/errors";
+import { createAccountApiToken } from "@/lib/services/account";
+import { revokeApiToken, type CreatedToken } from "@/lib/services/tokens";
 import { changePassword, verifyUserCredentials } from "@/lib/services/users";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -24,11 +25,15 @@ export async function createTokenAction(input: unknown): Promise<CreateTokenResu
     const fields = new Set(parsed.error.issues.map((i) => String(i.path[0]) as TokenFormField));
     return { ok: false, reason: "invalid_field", fields: [...fields] };
   }
-  const db = getDb();
-  if ((await countActiveApiTokens(db, user.id)) >= MAX_ACTIVE_API_TOKENS) return { ok: false, reason: "token_limit_reached", max: MAX_ACTIVE_API_TOKENS };
   const { name, scopes, expiresInDays } = parsed.data;
   const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * DAY_MS) : null;
-  const created = await createApiToken(db, { userId: user.id, name, scopes, expiresAt });
+  let created: CreatedToken;
+  try {
+    created = await createAccountApiToken(getDb(), { userId: user.id, name, scopes, expiresAt });
+  } catch (err) {
+    if (isDomainError(err, "token_limit_reached")) return { ok: false, reason: err.reason, max: err.details.max };
+    throw err;
+  }
   revalidatePath("/account");
   return { ok: true, token: created.token, name: created.name, prefix: created.prefix };
 }

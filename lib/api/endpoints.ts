@@ -99,6 +99,7 @@ export const ENDPOINTS = {
       ...PROMO_CODE_REASONS,
       "promo_code_not_for_gifts",
       "promo_code_not_for_game",
+      "hold_limit_reached",
     ],
   }),
   createGearIntent: endpoint({
@@ -119,6 +120,7 @@ export const ENDPOINTS = {
       ...PROMO_CODE_REASONS,
       "promo_code_not_for_gear",
       "promo_code_not_for_platform",
+      "hold_limit_reached",
     ],
   }),
   listGearItems: endpoint({

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb, type Database, type DbExecutor } from "@/lib/db/client";
 import { DomainError, PROMO_GUESS_REASONS, isDomainError, type Reason } from "@/lib/errors";
 import type { ApiScope } from "@/lib/schemas/tokens";
+import { clientKeyOf } from "@/lib/services/holds";
 import { authenticateToken, ownershipOf, type AuthToken } from "@/lib/services/tokens";
 import { readIdempotencyKey, withIdempotency } from "@/lib/services/idempotency";
 import { validationMessage } from "@/lib/schemas/validation";
@@ -27,6 +28,8 @@ export interface ApiContext<Q, B, P, D = Database> {
   request: Request;
   requestId: string;
   token: AuthToken;
+  /** The client address as the open-holds caps count it (a hash, lib/services/holds.ts). */
+  clientKey: string;
   /** For an idempotent route, the transaction its Idempotency-Key is stored in when one was sent. */
   db: D;
   query: Q;
@@ -71,7 +74,11 @@ export function withApi<const E extends Endpoint>(
     try {
       const db = getDb();
       token = await authenticate(db, request, endpoint.scope, ip, counted);
-      if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `token:${token.id}`, POLICIES.token, "requests with this token"));
+      if (rateLimitsEnabled()) {
+        counted.push(await enforceRateLimit(db, `token:${token.id}`, POLICIES.token, "requests with this token"));
+        // A guest token is free to mint, so guests' tokens from one address share one quota as well.
+        if (token.guest) counted.push(await enforceRateLimit(db, `guests:${ip}`, POLICIES.guests, "requests from guests at this address"));
+      }
       const idempotencyKey = endpoint.idempotent ? readIdempotencyKey(request) : null;
       const query = endpoint.query ? parse(endpoint.query, Object.fromEntries(url.searchParams)) : undefined;
       const rawBody = endpoint.body ? await readJsonBody(request) : undefined;
@@ -85,6 +92,7 @@ export function withApi<const E extends Endpoint>(
             request,
             requestId,
             token: token!,
+            clientKey: clientKeyOf(ip),
             db: executor as ExecutorOf<E>,
             query: query as QueryOf<E>,
             body: body as BodyOf<E>,

@@ -245,6 +245,12 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     summary: "No such token among the account's",
     message: () => "no such token",
   },
+  hold_limit_reached: {
+    status: 409,
+    summary: "The store's own pages: this session, account or address already holds the most unpaid reservations and promo-code uses it may",
+    message: (d) =>
+      `this ${d.scope === "address" ? "client address" : d.scope} already has ${d.max} unpaid intents holding a gear unit or a promo-code use, the most allowed; pay or decline one, or wait until one expires`,
+  },
   email_taken: {
     status: 409,
     summary: "Sign-up: an account with this e-mail exists",

@@ -121,6 +121,23 @@ describe("parseAppdetails input shapes and bad entries", () => {
     ]);
   });
 
+  it("refuses a price over the store's bound with a reason, rather than a 500 at checkout later", () => {
+    const dear = JSON.stringify({
+      "11": {
+        success: true,
+        data: {
+          type: "game",
+          name: "Too Dear",
+          steam_appid: 11,
+          price_overview: { currency: "RUB", initial: 2_147_483_000, final: 2_147_483_000, discount_percent: 0 },
+        },
+      },
+    });
+    const parsed = parseAppdetails(dear);
+    expect(parsed.games).toEqual([]);
+    expect(parsed.skipped).toEqual([{ entry: "11", reason: expect.stringMatching(/^invalid data: price_overview\.initial: a price must be at most 1000000 ₽/) }]);
+  });
+
   it("keeps the later of two entries for one app", () => {
     const tf2 = JSON.parse(fixture)["440"];
     const renamed = { ...tf2, data: { ...tf2.data, name: "Team Fortress 2 (2026)" } };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
 import { env } from "@/lib/env";
+import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput } from "@/lib/services/catalog-write";
 
 // Imports files of the store's `appdetails` responses (fetched with cc=ru, so amounts are kopecks).
@@ -36,7 +37,11 @@ export interface ImportSummary {
 
 export const DEFAULT_GIFT_REGIONS = ["RU"];
 
-const kopecks = z.number().int().min(0);
+const kopecks = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_PRICE_KOPECKS, { error: `a price must be at most ${MAX_PRICE_KOPECKS / 100} ₽ (${MAX_PRICE_KOPECKS} kopecks)` });
 
 const appdetailsDataSchema = z.object({
   type: z.string(),

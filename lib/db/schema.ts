@@ -18,6 +18,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { INTENT_STATUSES } from "../intents/states";
+import { MAX_PRICE_KOPECKS } from "../money";
 import type { Attribution } from "@/lib/schemas/common";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
@@ -99,6 +100,8 @@ export const packages = pgTable(
             AND ${t.discountPercent} BETWEEN 0 AND 99
             AND (${t.discountPercent} = 0) = (${t.priceInitial} = ${t.priceFinal}))`,
     ),
+    // Every amount derived from a price (fee on top, the naive fee) then fits an integer column.
+    check("packages_price_bounded", sql`${t.priceInitial} <= ${sql.raw(String(MAX_PRICE_KOPECKS))}`),
   ],
 );
 
@@ -118,6 +121,7 @@ export const gearItems = pgTable(
   (t) => [
     uniqueIndex("gear_items_platform_item_key").on(t.platformAppId, t.item),
     check("gear_items_price_positive", sql`${t.price} > 0`),
+    check("gear_items_price_bounded", sql`${t.price} <= ${sql.raw(String(MAX_PRICE_KOPECKS))}`),
     check("gear_items_stock_not_negative", sql`${t.stock} >= 0`),
   ],
 );
@@ -251,8 +255,14 @@ export const intents = pgTable(
     /** Payment provider that took the payment (`sandbox`), and its own reference for it. */
     paymentProvider: text("payment_provider"),
     providerPaymentId: text("provider_payment_id"),
+    /**
+     * Who made the intent, as far as the open-holds limits need (lib/services/holds.ts): a keyed
+     * hash of the client's address, never the address itself. Null for partners' API tokens.
+     */
+    clientKey: text("client_key"),
   },
   (t) => [
+    index("intents_open_holds_client_idx").on(t.clientKey, t.expiresAt).where(sql`status = 'requires_payment' AND client_key IS NOT NULL`),
     index("intents_live_gear_idx").on(t.gearItemId, t.expiresAt).where(sql`status = 'requires_payment'`),
     index("intents_token_idx").on(t.tokenId, t.createdAt),
     check(

@@ -1,7 +1,10 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
-import { apiTokens, games, gearItems, intents, packages, webhookAttempts, webhookDeliveries, type WEBHOOK_DELIVERY_STATUSES } from "@/lib/db/schema";
+import type { Database, DbExecutor } from "@/lib/db/client";
+import { apiTokens, games, gearItems, intents, packages, users, webhookAttempts, webhookDeliveries, type WEBHOOK_DELIVERY_STATUSES } from "@/lib/db/schema";
+import { DomainError } from "@/lib/errors";
+import type { ApiScope } from "@/lib/schemas/tokens";
+import { createApiToken, type CreatedToken } from "./tokens";
 
 export interface IntentCallback {
   id: string;
@@ -155,7 +158,25 @@ async function listCallbacks(db: Database, intentIds: string[]): Promise<Map<str
 /** Live partner tokens one account may hold; a leaked-and-forgotten pile is a risk, not a feature. */
 export const MAX_ACTIVE_API_TOKENS = 50;
 
-export async function countActiveApiTokens(db: Database, userId: string): Promise<number> {
+/**
+ * A partner token for an account, within its cap of active tokens. The account's row is locked
+ * while the tokens are counted and the new one inserted, so concurrent creations are counted one
+ * at a time and never get past the cap.
+ */
+export function createAccountApiToken(
+  db: Database,
+  input: { userId: string; name: string; scopes: ApiScope[]; expiresAt: Date | null },
+): Promise<CreatedToken> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for("update");
+    if ((await countActiveApiTokens(tx, input.userId)) >= MAX_ACTIVE_API_TOKENS) {
+      throw new DomainError("token_limit_reached", { max: MAX_ACTIVE_API_TOKENS });
+    }
+    return createApiToken(tx, input);
+  });
+}
+
+export async function countActiveApiTokens(db: DbExecutor, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(apiTokens)

@@ -25,6 +25,8 @@ export async function reserveGear(
   token: AuthToken,
   input: GearIntentRequest,
   origin: string,
+  /** The client address's hold key (lib/services/holds.ts), for the store's own pages. */
+  clientKey: string | null = null,
 ): Promise<GearIntentResponse> {
   const [item] = await db
     .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price })
@@ -43,10 +45,10 @@ export async function reserveGear(
       feeMode: input.fee,
       promoCode: input.code,
       promoTarget: { kind: "gear", appId: input.platform },
+      holder: { token, clientKey },
       values: {
         kind: "gear",
-        tokenId: token.id,
-        appId: input.platform,
+          appId: input.platform,
         gearItemId: item.id,
         account: input.account,
         tradeLink: input.additionalFields?.tradeLink,

@@ -20,6 +20,8 @@ export async function verifyGift(
   token: AuthToken,
   input: GiftVerifyRequest,
   origin: string,
+  /** The client address's hold key (lib/services/holds.ts), for the store's own pages. */
+  clientKey: string | null = null,
 ): Promise<GiftVerifyResponse> {
   const appId = input.item;
   const packageId = input.target.packageId ?? null;
@@ -44,9 +46,9 @@ export async function verifyGift(
     feeMode: input.fee,
     promoCode: input.code,
     promoTarget: { kind: "gifts", appId },
+    holder: { token, clientKey },
     values: {
       kind: "gift",
-      tokenId: token.id,
       appId,
       packageId: game.package_id,
       giftRegion: input.target.region,

@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { paymentPageUrl } from "@/lib/payments/paths";
+import { claimHoldSlot, type Holder } from "./holds";
 import { redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
@@ -17,7 +18,9 @@ export interface IntentInput {
   feeMode: FeeMode;
   promoCode?: string;
   promoTarget: PromoTarget;
-  values: Omit<IntentValues, keyof Quote | "feeMode" | "promoCodeId" | "expiresAt" | "id" | "status" | "currency" | "createdAt">;
+  /** Who asks: the intent's token, and what the open-holds caps count (lib/services/holds.ts). */
+  holder: Holder;
+  values: Omit<IntentValues, keyof Quote | "feeMode" | "promoCodeId" | "expiresAt" | "id" | "status" | "currency" | "createdAt" | "tokenId" | "clientKey">;
 }
 
 export interface CreatedIntent {
@@ -44,12 +47,19 @@ export function intentCreated(intent: CreatedIntent, origin: string) {
 
 /**
  * Prices a purchase (promo code, then fee) and records the intent. Every amount is computed here;
- * a client never sends one. Without a promo code the intent is one INSERT, atomic by itself; with
- * one, the code's use and the intent share a transaction (a savepoint inside the caller's), so
- * neither exists without the other.
+ * a client never sends one. An intent that holds nothing for the store's own pages is one INSERT,
+ * atomic by itself; otherwise the open-holds check, the code's use and the intent share a
+ * transaction (a savepoint inside the caller's), so none exists without the others.
  */
 export async function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
-  const created = await (input.promoCode ? db.transaction((tx) => insertIntent(tx, input)) : insertIntent(db, input));
+  const holds = input.values.kind === "gear" || Boolean(input.promoCode);
+  const capped = holds && input.holder.token.purpose === "storefront";
+  const created = await (input.promoCode || capped
+    ? db.transaction(async (tx) => {
+        if (capped) await claimHoldSlot(tx, input.holder);
+        return insertIntent(tx, input);
+      })
+    : insertIntent(db, input));
   // Counted at insert: a caller's transaction that later rolls back (rare) still counts it.
   metrics.intentsCreated.inc({ kind: input.values.kind });
   return created;
@@ -68,6 +78,8 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     .insert(intents)
     .values({
       ...input.values,
+      tokenId: input.holder.token.id,
+      clientKey: input.holder.token.purpose === "storefront" ? input.holder.clientKey : null,
       ...priced,
       feeMode: input.feeMode,
       promoCodeId,

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database, DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { apiTokens, users } from "@/lib/db/schema";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
@@ -153,7 +153,7 @@ export interface CreatedToken {
 }
 
 export async function createApiToken(
-  db: Database,
+  db: DbExecutor,
   input: { userId: string; name: string; scopes: ApiScope[]; expiresAt?: Date | null; purpose?: "api" | "storefront" },
 ): Promise<CreatedToken> {
   const token = generateToken();
