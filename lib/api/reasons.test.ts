@@ -66,6 +66,16 @@ describe("the refusal catalogue", () => {
     expect(unknown).toEqual([]);
   });
 
+  it("is the table the README shows, reason by reason with its status", () => {
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Refusal reasons"), readme.indexOf("### Demo data"));
+    const listed = new Map<string, number>();
+    for (const [, status, cells] of section.matchAll(/^\| (\d{3}) \| (.+) \|$/gm)) {
+      for (const [, reason] of cells!.matchAll(/`([a-z_0-9]+)`/g)) listed.set(reason!, Number(status));
+    }
+    expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(CATALOGUE.map((r) => [r, REASONS[r].status])));
+  });
+
   it("keeps one status per reason, a client or server error", () => {
     for (const reason of CATALOGUE) expect(REASONS[reason].status, reason).toBeGreaterThanOrEqual(400);
     for (const reason of CATALOGUE) expect(reason).toMatch(/^[a-z]+(_[a-z0-9]+)+$/);

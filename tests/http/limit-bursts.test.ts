@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { API_SCOPES } from "@/lib/schemas/tokens";
+import { createApiToken, ensureUser } from "@/lib/services/tokens";
+import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
+import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { expectErrorBody } from "./support";
+
+// Limits under a burst: every attempt is counted before it is judged, so concurrent requests never
+// get more judged than a limit allows. A server of its own, with a token quota the bursts cannot reach.
+const PROMO_LIMIT = 20;
+const TOKEN_LIMIT = 150;
+let t: TestDatabase;
+let server: NextProcess;
+const tokens = { guesser: "", usedUp: "" };
+
+// Windows are fixed and aligned to the clock: a burst must not straddle a window's end.
+beforeEach(async () => {
+  const intoWindow = (Date.now() / 1000) % 60;
+  if (intoWindow > 40) await new Promise((r) => setTimeout(r, (61 - intoWindow) * 1000));
+}, 30_000);
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const make = async (email: string) =>
+    (await createApiToken(t.db, { userId: await ensureUser(t.db, email), name: email, scopes: [...API_SCOPES] })).token;
+  tokens.guesser = await make("burst-guesser@example.com");
+  tokens.usedUp = await make("burst-used-up@example.com");
+  server = await startNextProcess("limit-bursts", {
+    DATABASE_URL: t.url,
+    WORKER_ENABLED: "0",
+    TRUST_PROXY: "1",
+    RATE_LIMIT_PER_TOKEN: String(TOKEN_LIMIT),
+    RATE_LIMIT_PROMO: String(PROMO_LIMIT),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (server) await stopChild(server.child);
+  await t?.close();
+});
+
+async function call(path: string, init: { token?: string; ip?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { "x-forwarded-for": init.ip ?? "192.0.2.50", ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const body: any = await res.json().catch(() => null);
+  if (res.status >= 400) expectErrorBody(res.status, body);
+  return { status: res.status, body, headers: res.headers };
+}
+
+const gift = (code: string) => ({
+  item: "620",
+  target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
+  email: "gamer@example.com",
+  fee: "excluded",
+  code,
+});
+
+describe("promo-code guesses under a burst", () => {
+  it("judge at most the limit of 100 concurrent wrong codes; the rest, and then a right code, are 429", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => call("/api/v1/gifts/verify", { token: tokens.guesser, body: gift(`NOPE${i}`) })),
+    );
+    const judged = answers.filter((a) => a.status === 400);
+    expect(judged.every((a) => a.body.reason === "promo_code_unknown")).toBe(true);
+    expect(judged.length).toBeLessThanOrEqual(PROMO_LIMIT);
+    expect(answers.filter((a) => a.status === 429).length).toBe(100 - judged.length);
+    expect((await call("/api/v1/gifts/verify", { token: tokens.guesser, body: gift("WELCOME10") })).status).toBe(429);
+  });
+
+  it("do not count a real code that is used up, nor a right one", async () => {
+    const usedUp = await Promise.all(Array.from({ length: 30 }, () => call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift("USEDUP") })));
+    expect(usedUp.map((a) => a.body.reason)).toEqual(Array(30).fill("promo_code_used_up"));
+    const right = await Promise.all(Array.from({ length: 25 }, () => call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift("WELCOME10") })));
+    expect(right.map((a) => a.status)).toEqual(Array(25).fill(201));
+    // Every guess is still there to spend.
+    const wrong = await call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift("STILLNOPE") });
+    expect(wrong.body.reason).toBe("promo_code_unknown");
+    expect(wrong.headers.get("ratelimit")).toMatch(new RegExp(`"promo";r=${PROMO_LIMIT - 1};`));
+  });
+});
+
+describe("guests' tokens from one address", () => {
+  it("share one token's quota, however many tokens the address mints", async () => {
+    const ip = "192.0.2.77";
+    const mint = async () => {
+      const res = await fetch(`${server.baseUrl}/api/storefront/token`, {
+        method: "POST",
+        headers: { "x-forwarded-for": ip, "sec-fetch-site": "same-origin" },
+      });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const guests = [await mint(), await mint(), await mint()];
+    const answers = await Promise.all(
+      guests.flatMap((token) => Array.from({ length: 60 }, () => call("/api/v1/gifts/catalog?limit=1", { token, ip }))),
+    );
+    const refused = answers.filter((a) => a.status === 429);
+    expect(answers.filter((a) => a.status === 200).length).toBe(TOKEN_LIMIT);
+    expect(refused.length).toBe(180 - TOKEN_LIMIT);
+    expect(refused[0]!.body.message).toMatch(/requests from guests at this address/);
+  });
+});
