@@ -157,6 +157,7 @@ describe("GET /api/metrics under a primary that does not collect", () => {
     expect(res.status).toBe(503);
     expect(JSON.parse(res.body)).toEqual({
       code: 503,
+      reason: "service_unavailable",
       message: "the cluster's metrics could not be collected: the cluster primary did not answer within 6 s (is this server run by npm start or npm run serve?); try again",
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(6_000);

@@ -201,7 +201,7 @@ describe("metrics", () => {
     expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="api"');
     const wrong = await call("/api/metrics", { token: "not-the-metrics-token" });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatchObject({ code: 401, message: "the metrics token is not valid" });
+    expect(wrong.body).toMatchObject({ code: 401, reason: "invalid_token", message: "the bearer token is not a valid token" });
   });
 
   it("answers Prometheus text with requests by route, refusals by policy, intents, the outbox and the process", async () => {
