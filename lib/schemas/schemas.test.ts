@@ -132,6 +132,8 @@ describe("gearIntentRequestSchema", () => {
     [{ ...gear, fee: "included" }, 'fee must be "excluded" (the only fee mode for gear)'],
     [{ ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/tradeoffer/new/?partner=1" } }, "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>"],
     [{ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } }, "additionalFields.tradeLink belongs to another account than account"],
+    [{ ...gear, additionalFields: { tradeLink: `${tradeLink}&partner=39734274` } }, "additionalFields.tradeLink must give partner and token once each"],
+    [{ ...gear, additionalFields: { tradeLink: `${tradeLink}&token=ZzZzZz99` } }, "additionalFields.tradeLink must give partner and token once each"],
     [{ ...gear, additionalFields: { storeId: "" } }, "additionalFields.storeId must not be empty"],
     [{ ...gear, successUrl: "javascript:alert(1)" }, "successUrl must be an absolute https:// URL (http:// only for localhost)"],
     [{ ...gear, failureUrl: "/relative" }, "failureUrl must be an absolute https:// URL (http:// only for localhost)"],
