@@ -113,6 +113,18 @@ describe("gearIntentRequestSchema", () => {
     expect(parsed.code).toBe("GEAR15");
   });
 
+  it.each([
+    ["https://пример.рф/ok", "https://xn--e1afmkfd.xn--p1ai/ok"],
+    ["https://partner.example.com/заказ?n=ё", "https://partner.example.com/%D0%B7%D0%B0%D0%BA%D0%B0%D0%B7?n=%D1%91"],
+    ["https://partner.example.com/ok\r\nSet-Cookie: a=1", "https://partner.example.com/okSet-Cookie:%20a=1"],
+    ["https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1", "https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1"],
+    ["HTTPS://Partner.Example.com:443/ok", "https://partner.example.com/ok"],
+  ])("stores successUrl and failureUrl %j as the ASCII href %s, which a Location header can carry", (given, href) => {
+    const parsed = gearIntentRequestSchema.parse({ ...gear, successUrl: given, failureUrl: given });
+    expect(parsed.successUrl).toBe(href);
+    expect(parsed.failureUrl).toBe(href);
+  });
+
   it("marks a trade link of another account so forms can tell it from a malformed one", () => {
     const result = gearIntentRequestSchema.safeParse({ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } });
     expect(result.success).toBe(false);
