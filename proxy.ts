@@ -1,6 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { errorResponse } from "@/lib/api/errors";
 import { ATTRIBUTION_COOKIE, ATTRIBUTION_MAX_AGE_SECONDS, attributionCookieFor } from "@/lib/attribution";
 import { env } from "@/lib/env";
+import { isForeignServerAction } from "@/lib/http/same-origin";
 import { createNonce, pageSecurityHeaders } from "@/lib/security-headers";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -10,6 +12,8 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 // remembers the campaign a shopper arrived by (last touch, 30 days) for the checkout forms to
 // send with their intent; the URL is left as it is, so shared links with UTM parameters keep working.
 export function proxy(request: NextRequest) {
+  // Next aborts a cross-origin server action with a 500 (and a stack trace in the log); say 403.
+  if (isForeignServerAction(request.headers, request.method)) return errorResponse("forbidden_origin", { what: "server actions" });
   const nonce = createNonce();
   const headers = pageSecurityHeaders({
     nonce,

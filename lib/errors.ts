@@ -23,7 +23,7 @@ export interface ReasonDetails {
   token_revoked: Record<string, never>;
   insufficient_scope: { scope: string };
   rate_limited: { what: string; state: RateLimitState; others?: RateLimitState[] };
-  forbidden_origin: Record<string, never>;
+  forbidden_origin: { what: string };
   not_found: { method: string; path: string };
   method_not_allowed: { method: string; allow: string };
   service_unavailable: { what: string; retryAfterSeconds?: number };

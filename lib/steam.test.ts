@@ -48,6 +48,9 @@ describe("parseTradeLink", () => {
     ["https://steamcommunity.com/tradeoffer/new/?token=AbCdEf12", "no partner"],
     ["javascript:alert(1)", "script"],
     ["not a url", "garbage"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=1&partner=2&token=AbCdEf12", "two partners"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=1&token=AbCdEf12&token=ZzZzZz99", "two tokens"],
+    ["https://steamcommunity.com/tradeoffer/new/?partner=1&token=AbCdEf12&partner=", "an empty second partner"],
   ])("rejects %s (%s)", (link) => {
     expect(parseTradeLink(link)).toBeNull();
   });

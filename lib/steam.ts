@@ -31,12 +31,25 @@ export function parseTradeLink(value: string): TradeLink | null {
   }
   if (url.protocol !== "https:" || url.hostname !== "steamcommunity.com" || url.username || url.password) return null;
   if (url.pathname !== "/tradeoffer/new/" && url.pathname !== "/tradeoffer/new") return null;
+  // A second partner or token would be read by someone else than the first one we checked.
+  if (repeatsTradeLinkParameter(url)) return null;
   const partner = url.searchParams.get("partner") ?? "";
   const token = url.searchParams.get("token") ?? "";
   if (!/^\d{1,10}$/.test(partner) || !/^[A-Za-z0-9_-]{8}$/.test(token)) return null;
   const id = Number(partner);
   if (id < 1 || id > Number(MAX_ACCOUNT_ID)) return null;
   return { partner: id, token };
+}
+
+/** Whether a trade link gives `partner` or `token` more than once. */
+export function repeatsTradeLinkParameter(link: string | URL): boolean {
+  let url: URL;
+  try {
+    url = typeof link === "string" ? new URL(link) : link;
+  } catch {
+    return false;
+  }
+  return url.searchParams.getAll("partner").length > 1 || url.searchParams.getAll("token").length > 1;
 }
 
 /** A friend-invite link: `https://s.team/p/<code>/<token>`. */

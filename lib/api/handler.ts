@@ -189,10 +189,14 @@ async function authenticate(db: Database, request: Request, scope: ApiScope, ip:
 }
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const nul = pathWithNul(input);
-  // PostgreSQL text cannot hold U+0000; no field has a use for it, so it is refused by name.
-  if (nul !== null) {
-    throw new DomainError("invalid_field", { message: `${nul || "the request"} must not contain the NUL character (U+0000)` }, nul || undefined);
+  const bad = pathWithUnstorableText(input);
+  // PostgreSQL cannot hold U+0000 (text) nor a lone surrogate (jsonb); no field has a use for
+  // either, so they are refused by name before any field's own rule or the database meets them.
+  if (bad !== null) {
+    const field = bad.path || "the request";
+    const message =
+      bad.problem === "nul" ? `${field} must not contain the NUL character (U+0000)` : `${field} must be well-formed Unicode (it has a lone surrogate)`;
+    throw new DomainError("invalid_field", { message }, bad.path || undefined);
   }
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(result.error, input);
@@ -216,13 +220,26 @@ function validationError(error: z.ZodError, input: unknown): DomainError {
   return new DomainError("invalid_field", { message }, path || undefined);
 }
 
-/** The dotted path of the first string (or key) holding U+0000, or null when there is none. */
-function pathWithNul(value: unknown, path = ""): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+// In a `u` regex a surrogate pair is one code point, so this matches only an unpaired half
+// (JSON's "\ud800" escape makes one); String#isWellFormed is newer than our ES2023 lib.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+function textProblem(text: string): "nul" | "lone_surrogate" | null {
+  if (text.includes("\u0000")) return "nul";
+  return LONE_SURROGATE.test(text) ? "lone_surrogate" : null;
+}
+
+/** The dotted path and problem of the first string (or key) the database could not store, or null. */
+function pathWithUnstorableText(value: unknown, path = ""): { path: string; problem: "nul" | "lone_surrogate" } | null {
+  if (typeof value === "string") {
+    const problem = textProblem(value);
+    return problem ? { path, problem } : null;
+  }
   if (value === null || typeof value !== "object") return null;
   for (const [key, inner] of Object.entries(value)) {
-    if (key.includes("\u0000")) return path;
-    const found = pathWithNul(inner, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    const keyProblem = textProblem(key);
+    if (keyProblem) return { path, problem: keyProblem };
+    const found = pathWithUnstorableText(inner, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
     if (found !== null) return found;
   }
   return null;

@@ -110,8 +110,8 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
   },
   forbidden_origin: {
     status: 403,
-    summary: "Storefront tokens are issued to the store's own pages only",
-    message: () => "storefront tokens are issued to the store's own pages only",
+    summary: "The request must come from the store's own pages (storefront tokens, the pages' forms)",
+    message: (d) => `${d.what} are only for the store's own pages`,
   },
   not_found: {
     status: 404,

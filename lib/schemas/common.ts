@@ -31,25 +31,30 @@ export const emailSchema = (field = "email") =>
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** Where the store may send a shopper or a notification: absolute https, or http on loopback (development). */
+/**
+ * Where the store may send a shopper: absolute https, or http on loopback (development). The
+ * output is the URL's normalised `href` (punycode host, percent-encoded path, tabs and line breaks
+ * dropped), which is ASCII and so always fits the `Location` header it ends up in.
+ */
 export const redirectUrlSchema = (field: string) =>
   z
     .string({ error: `${field} must be a string` })
     .max(2048, { error: `${field} must be at most 2048 characters` })
-    .refine(
-      (value) => {
-        let url: URL;
-        try {
-          url = new URL(value);
-        } catch {
-          return false;
-        }
-        if (url.username || url.password) return false;
-        return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
-      },
-      { error: `${field} must be an absolute https:// URL (http:// only for localhost)` },
-    )
+    .refine((value) => redirectUrlOf(value) !== null, { error: `${field} must be an absolute https:// URL (http:// only for localhost)` })
+    .transform((value) => redirectUrlOf(value)!.href)
     .meta({ format: "uri", example: "https://partner.example.com/return" });
+
+/** `value` as a URL the store may redirect a shopper to, or null. */
+export function redirectUrlOf(value: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.username || url.password) return null;
+  return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) ? url : null;
+}
 
 // Names that only ever mean this machine or its own network: RFC 6761 (localhost), RFC 6762
 // (.local), RFC 8375 (home.arpa), ICANN's private-use .internal (cloud metadata lives there),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import "./zod-config";
 import { CURRENCY } from "@/lib/money";
-import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
+import { accountIdFromSteamId64, parseTradeLink, repeatsTradeLinkParameter } from "@/lib/steam";
 import {
   appIdSchema,
   isAppId,
@@ -28,8 +28,10 @@ export const tradeLinkSchema = z
   .trim()
   .max(512, { error: "additionalFields.tradeLink must be at most 512 characters" })
   .refine((v) => parseTradeLink(v) !== null, {
-    error:
-      "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>",
+    error: (issue) =>
+      typeof issue.input === "string" && repeatsTradeLinkParameter(issue.input)
+        ? "additionalFields.tradeLink must give partner and token once each"
+        : "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>",
   })
   .meta({ example: "https://steamcommunity.com/tradeoffer/new/?partner=39734273&token=AbCdEf12" });
 

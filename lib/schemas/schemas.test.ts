@@ -113,6 +113,18 @@ describe("gearIntentRequestSchema", () => {
     expect(parsed.code).toBe("GEAR15");
   });
 
+  it.each([
+    ["https://пример.рф/ok", "https://xn--e1afmkfd.xn--p1ai/ok"],
+    ["https://partner.example.com/заказ?n=ё", "https://partner.example.com/%D0%B7%D0%B0%D0%BA%D0%B0%D0%B7?n=%D1%91"],
+    ["https://partner.example.com/ok\r\nSet-Cookie: a=1", "https://partner.example.com/okSet-Cookie:%20a=1"],
+    ["https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1", "https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1"],
+    ["HTTPS://Partner.Example.com:443/ok", "https://partner.example.com/ok"],
+  ])("stores successUrl and failureUrl %j as the ASCII href %s, which a Location header can carry", (given, href) => {
+    const parsed = gearIntentRequestSchema.parse({ ...gear, successUrl: given, failureUrl: given });
+    expect(parsed.successUrl).toBe(href);
+    expect(parsed.failureUrl).toBe(href);
+  });
+
   it("marks a trade link of another account so forms can tell it from a malformed one", () => {
     const result = gearIntentRequestSchema.safeParse({ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } });
     expect(result.success).toBe(false);
@@ -132,6 +144,8 @@ describe("gearIntentRequestSchema", () => {
     [{ ...gear, fee: "included" }, 'fee must be "excluded" (the only fee mode for gear)'],
     [{ ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/tradeoffer/new/?partner=1" } }, "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>"],
     [{ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } }, "additionalFields.tradeLink belongs to another account than account"],
+    [{ ...gear, additionalFields: { tradeLink: `${tradeLink}&partner=39734274` } }, "additionalFields.tradeLink must give partner and token once each"],
+    [{ ...gear, additionalFields: { tradeLink: `${tradeLink}&token=ZzZzZz99` } }, "additionalFields.tradeLink must give partner and token once each"],
     [{ ...gear, additionalFields: { storeId: "" } }, "additionalFields.storeId must not be empty"],
     [{ ...gear, successUrl: "javascript:alert(1)" }, "successUrl must be an absolute https:// URL (http:// only for localhost)"],
     [{ ...gear, failureUrl: "/relative" }, "failureUrl must be an absolute https:// URL (http:// only for localhost)"],

@@ -6,6 +6,7 @@ import type { IntentStatus } from "@/lib/intents/states";
 import { isDomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
 import { paymentPagePath, paymentResultPath } from "@/lib/payments/paths";
+import { redirectUrlOf } from "@/lib/schemas/common";
 import {
   cancelIntent,
   findIntentView,
@@ -19,8 +20,17 @@ export type PaymentChoice = (typeof PAYMENT_CHOICES)[number];
 
 // Only URLs stored (and validated) when the intent was created, or the store's own pages: nothing
 // a request carries can choose where the buyer is sent, so the page is no open redirect.
-const successTarget = (view: Pick<IntentView, "id" | "successUrl">) => view.successUrl ?? paymentResultPath(view.id);
-const failureTarget = (view: Pick<IntentView, "id" | "failureUrl">) => view.failureUrl ?? paymentResultPath(view.id);
+const successTarget = (view: Pick<IntentView, "id" | "successUrl">) => storedTarget(view.successUrl, view.id);
+const failureTarget = (view: Pick<IntentView, "id" | "failureUrl">) => storedTarget(view.failureUrl, view.id);
+
+/**
+ * A stored URL as a `Location` value. Intents created before URLs were stored normalised may hold
+ * one as the partner typed it (a Cyrillic host, a line break), which no header can carry; its
+ * `href` is the same address in ASCII. One that no longer passes the rule gets the result page.
+ */
+function storedTarget(stored: string | null, intentId: string): string {
+  return (stored ? redirectUrlOf(stored)?.href : undefined) ?? paymentResultPath(intentId);
+}
 
 /** Where the buyer goes after pressing `choice`, given the state the intent is in now. */
 function targetFor(view: Pick<IntentView, "id" | "successUrl" | "failureUrl">, choice: PaymentChoice, status: IntentStatus): string {

@@ -9,7 +9,14 @@ import { log } from "@/lib/log";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
+// next-auth answers the credentials callback by any method but POST with a 500 of its own.
+const POST_ONLY = new Set(["callback/credentials"]);
+
 const handler = withRequestContext(async (request: Request, context: Context): Promise<Response> => {
+  const { nextauth } = await context.params;
+  if (request.method !== "POST" && POST_ONLY.has(nextauth.join("/"))) {
+    return errorResponse("method_not_allowed", { method: request.method, allow: "POST" });
+  }
   try {
     return await NextAuth(getAuthOptions())(request as NextRequest, context);
   } catch (err) {

@@ -3,6 +3,7 @@ import { errorResponse } from "@/lib/api/errors";
 import { clientAddressOf, withRequestContext } from "@/lib/api/request-context";
 import { getSessionUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { originHost } from "@/lib/http/same-origin";
 import { rateLimitHeaders } from "@/lib/rate-limit-headers";
 import { POLICIES, hitRateLimit, rateLimitsEnabled, tooManyRequests } from "@/lib/services/rate-limits";
 import { issueStorefrontToken } from "@/lib/services/tokens";
@@ -12,8 +13,8 @@ export const POST = withRequestContext(async (request: Request) => {
   const site = request.headers.get("sec-fetch-site");
   const origin = request.headers.get("origin");
   const host = request.headers.get("host");
-  const sameOrigin = site ? site === "same-origin" : origin !== null && host !== null && new URL(origin).host === host;
-  if (!sameOrigin) return errorResponse("forbidden_origin", {});
+  const sameOrigin = site ? site === "same-origin" : host !== null && originHost(origin) === host;
+  if (!sameOrigin) return errorResponse("forbidden_origin", { what: "storefront tokens" });
   const db = getDb();
   // Each token gets its own per-token limit, so minting them is limited per address.
   const limit = rateLimitsEnabled() ? await hitRateLimit(db, `ip:${clientAddressOf(request.headers)}`, POLICIES.ip) : null;
