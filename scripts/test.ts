@@ -26,6 +26,8 @@ function main(): number {
   if (step("system packages", path.join(root, "scripts/install-system-packages.sh"), []) !== 0) return 1;
   if (step("typecheck", bin("tsc"), ["--noEmit"]) !== 0) return 1;
   if (step("lint", bin("eslint"), ["."]) !== 0) return 1;
+  // Formatting is part of lint: an unformatted file fails here; `npm run format` fixes it.
+  if (step("format check", bin("prettier"), ["--check", "."]) !== 0) return 1;
   // HTTP and browser tests run against `next start`, so they must see a build of this very tree.
   if (step("build", bin("next"), ["build"]) !== 0) return 1;
   for (const file of [reportFile, e2eReportFile]) fs.rmSync(file, { force: true });
