@@ -21,7 +21,11 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: ".data/test-results/playwright.json" }], ["html", { outputFolder: ".data/e2e/report", open: "never" }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: ".data/test-results/playwright.json" }],
+    ["html", { outputFolder: ".data/e2e/report", open: "never" }],
+  ],
   use: {
     locale: "ru-RU",
     trace: "retain-on-failure",

@@ -8,7 +8,10 @@ const resolve = { alias: { ...alias, "server-only": path.resolve(import.meta.dir
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node" } },
+      {
+        resolve,
+        test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node" },
+      },
       {
         resolve,
         test: {

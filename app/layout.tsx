@@ -27,7 +27,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       <body className="flex min-h-screen flex-col font-sans">
         <a
           href="#content"
-          className="sr-only z-50 rounded-md bg-sky-300 px-4 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+          className="sr-only z-50 rounded-md bg-sky-300 px-4 py-2 font-semibold text-slate-950 focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
         >
           {t.common.skipToContent}
         </a>

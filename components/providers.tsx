@@ -12,13 +12,18 @@ export function Providers({ locale, messages, children }: { locale: Locale; mess
     () =>
       new QueryClient({
         defaultOptions: {
-          queries: { staleTime: 30_000, retry: (count, error) => count < 2 && !(error instanceof Error && "status" in error && Number(error.status) < 500) },
+          queries: {
+            staleTime: 30_000,
+            retry: (count, error) => count < 2 && !(error instanceof Error && "status" in error && Number(error.status) < 500),
+          },
         },
       }),
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <I18nProvider locale={locale} messages={messages}>{children}</I18nProvider>
+      <I18nProvider locale={locale} messages={messages}>
+        {children}
+      </I18nProvider>
     </QueryClientProvider>
   );
 }

@@ -19,7 +19,8 @@ export const test = base.extend<Fixtures>({
   },
   dbQuery: async ({}, provide) => {
     const connectionString = process.env.E2E_DATABASE_URL;
-    if (!connectionString) throw new Error("E2E_DATABASE_URL is not set: run the specs through playwright.config.ts (its global setup starts the app)");
+    if (!connectionString)
+      throw new Error("E2E_DATABASE_URL is not set: run the specs through playwright.config.ts (its global setup starts the app)");
     const pool = new pg.Pool({ connectionString, max: 2 });
     await provide(async (text, values) => (await pool.query(text, values)).rows);
     await pool.end();
@@ -39,7 +40,13 @@ export async function expectAccessible(page: Page, check: string | Accessibility
   const axe = new AxeBuilder({ page });
   const results = await (allRules ? axe : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();
   const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const summary = blocking.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`);
+  const summary = blocking.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join("; ")})`,
+  );
   expect(summary, `axe violations${context ? ` on ${context}` : ""}`).toEqual([]);
 }
 

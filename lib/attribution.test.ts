@@ -73,7 +73,10 @@ describe("the cookie", () => {
     ["with a non-string value", JSON.stringify({ utm_source: 5, at: now.toISOString() })],
     ["with an over-long value", JSON.stringify({ utm_source: "x".repeat(201), at: now.toISOString() })],
     ["with neither source nor medium", JSON.stringify({ utm_campaign: "spring", at: now.toISOString() })],
-    ["older than 30 days", JSON.stringify({ utm_source: "vk", at: new Date(now.getTime() - ATTRIBUTION_MAX_AGE_SECONDS * 1000 - 1000).toISOString() })],
+    [
+      "older than 30 days",
+      JSON.stringify({ utm_source: "vk", at: new Date(now.getTime() - ATTRIBUTION_MAX_AGE_SECONDS * 1000 - 1000).toISOString() }),
+    ],
     ["from the future", JSON.stringify({ utm_source: "vk", at: new Date(now.getTime() + 3_600_000).toISOString() })],
   ])("ignores a cookie %s", (_, value) => {
     expect(parseAttributionCookie(value, now)).toBeUndefined();

@@ -94,11 +94,19 @@ export function requestClusterMetrics(timeoutMs = CLUSTER_METRICS_TIMEOUT_MS): P
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish({ ok: false, reason: `the cluster primary did not answer within ${timeoutMs / 1000} s (is this server run by npm start or npm run serve?)` }),
+      () =>
+        finish({
+          ok: false,
+          reason: `the cluster primary did not answer within ${timeoutMs / 1000} s (is this server run by npm start or npm run serve?)`,
+        }),
       timeoutMs,
     );
     ipc.pending.set(id, (response) =>
-      finish(response.metrics !== undefined ? { ok: true, metrics: response.metrics } : { ok: false, reason: response.error ?? "no metrics in the answer" }),
+      finish(
+        response.metrics !== undefined
+          ? { ok: true, metrics: response.metrics }
+          : { ok: false, reason: response.error ?? "no metrics in the answer" },
+      ),
     );
     process.send!({ type: REQUEST, id } satisfies MetricsRequest, (err: Error | null) => {
       if (err) finish({ ok: false, reason: `could not reach the cluster primary: ${err.message}` });

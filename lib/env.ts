@@ -3,7 +3,8 @@ import { allowCallbackHosts } from "@/lib/schemas/common";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/schedule";
 
 /** The store's image CDN hosts (header images in appdetails responses). */
-const DEFAULT_IMAGE_HOSTS = "shared.akamai.steamstatic.com,shared.fastly.steamstatic.com,shared.cloudflare.steamstatic.com,cdn.akamai.steamstatic.com,cdn.cloudflare.steamstatic.com";
+const DEFAULT_IMAGE_HOSTS =
+  "shared.akamai.steamstatic.com,shared.fastly.steamstatic.com,shared.cloudflare.steamstatic.com,cdn.akamai.steamstatic.com,cdn.cloudflare.steamstatic.com";
 const IMAGE_HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 /**
@@ -19,13 +20,28 @@ const envSchema = z.object({
   /** Store fee rate r, as a decimal fraction: 0.05 is 5 %. */
   FEE_RATE: z.coerce.number().min(0).max(0.5).default(0.05),
   /** How long an unpaid intent holds its reservation. */
-  INTENT_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(15 * 60),
+  INTENT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(15 * 60),
   /** Catalog responses are cached per query for this long; 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   /** Most bytes the catalog cache keeps per process (its pages' size, estimated); the oldest pages go first. */
-  CATALOG_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
+  CATALOG_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4 * 1024 ** 3)
+    .default(32 * 1024 * 1024),
   /** Most bytes of rendered share cards (/covers/{id}.png) a server process keeps; the oldest go first. */
-  COVER_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(4 * 1024 ** 3).default(32 * 1024 * 1024),
+  COVER_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(4 * 1024 ** 3)
+    .default(32 * 1024 * 1024),
   /**
    * Share cards one server process draws at once (each takes 150-800 ms of a core); a request for a
    * card not in the cache beyond this is answered 429 with Retry-After rather than queued.
@@ -66,7 +82,12 @@ const envSchema = z.object({
    */
   NEXTAUTH_URL: z.string().url().optional(),
   /** Lifetime of the short-lived token the server gives a browser session for the store's own pages. */
-  STOREFRONT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(30 * 60),
+  STOREFRONT_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(30 * 60),
   /**
    * Delays before each callback retry, comma-separated, each a whole number with `ms`, `s`, `m`, `h`
    * or `d`. The first attempt is immediate; when the attempt after the last delay fails too, the
@@ -78,7 +99,12 @@ const envSchema = z.object({
     .refine((s) => parseRetrySchedule(s) !== null, { error: "must be delays such as 5s,5m,30m,2h (units ms, s, m, h, d)" }),
   /** Per-attempt limits on a callback: total time, and bytes of the receiver's answer read. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(64 * 1024),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_048_576)
+    .default(64 * 1024),
   /**
    * Hosts a callback may reach even though they resolve to private or loopback addresses,
    * comma-separated (`127.0.0.1,localhost`): for development and tests only. Empty in production.
@@ -111,7 +137,12 @@ const envSchema = z.object({
   HOLD_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
   HOLD_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Length of the sign-in and promo-code windows: long, since guessing is slow work made slower. */
-  RATE_LIMIT_STRICT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
+  RATE_LIMIT_STRICT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(900),
   /**
    * How many reverse proxies in front of the app append to X-Forwarded-For (0: clients connect
    * directly, the address is the socket's; 1: our nginx, the client is the entry it appended).
@@ -125,8 +156,15 @@ const envSchema = z.object({
   IMAGE_HOSTS: z
     .string()
     .default(DEFAULT_IMAGE_HOSTS)
-    .transform((s) => s.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
-    .refine((hosts) => hosts.every((h) => IMAGE_HOST.test(h)), { error: "must be host names separated by commas (shared.akamai.steamstatic.com,*.example.com)" }),
+    .transform((s) =>
+      s
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((hosts) => hosts.every((h) => IMAGE_HOST.test(h)), {
+      error: "must be host names separated by commas (shared.akamai.steamstatic.com,*.example.com)",
+    }),
   /** pino level for the JSON logs on stdout. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Bearer token for GET /api/metrics (Prometheus); the endpoint is 404 while it is unset. */

@@ -24,7 +24,11 @@ describe("log redaction", () => {
   it("redacts secret keys at any depth and tokens inside any string", () => {
     const { lines, logger } = captured();
     logger.info(
-      { req: { headers: { Authorization: `Bearer ${TOKEN}`, cookie: "next-auth.session-token=abc", accept: "*/*" } }, user: { password: "hunter22" }, url: `/x?t=${TOKEN}` },
+      {
+        req: { headers: { Authorization: `Bearer ${TOKEN}`, cookie: "next-auth.session-token=abc", accept: "*/*" } },
+        user: { password: "hunter22" },
+        url: `/x?t=${TOKEN}`,
+      },
       `request with ${TOKEN}`,
     );
     const [line] = lines;
@@ -67,11 +71,15 @@ describe("log redaction", () => {
     expect(out).toContain("users_email_key");
     expect(out).not.toContain("buyer@example.com");
     expect(out).not.toContain("NQVGTQPG");
-    expect((lines[0]?.err as { message: string }).message).toBe('Failed query: insert into "intents" ("email", "target") values ($1, $2)\nparams: [redacted]');
+    expect((lines[0]?.err as { message: string }).message).toBe(
+      'Failed query: insert into "intents" ("email", "target") values ($1, $2)\nparams: [redacted]',
+    );
   });
 
   it("cuts e-mail addresses and gift invite links out of any text", () => {
-    expect(scrubText("sent to Buyer.Name+x@mail.example.ru for https://s.team/p/fhgc-rdqr/NQVGTQPG ok")).toBe("sent to [email] for https://s.team/p/[redacted] ok");
+    expect(scrubText("sent to Buyer.Name+x@mail.example.ru for https://s.team/p/fhgc-rdqr/NQVGTQPG ok")).toBe(
+      "sent to [email] for https://s.team/p/[redacted] ok",
+    );
   });
 
   it("honours the level", () => {

@@ -77,7 +77,6 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 // One registry per process: Next bundles this module into every route that imports it.
 
-
 export const metrics: Metrics = processSingleton("metrics", initMetrics);
 
 function initMetrics(): Metrics {

@@ -19,9 +19,7 @@ describe("applyFee", () => {
 
   it("orders included <= excluded <= naive for every base", () => {
     for (let base = 1; base < 5_000; base += 7) {
-      const [inc, exc, nai] = (["included", "excluded", "naive"] as const).map(
-        (m) => applyFee(base, m, FIVE_PERCENT).paymentAmount,
-      );
+      const [inc, exc, nai] = (["included", "excluded", "naive"] as const).map((m) => applyFee(base, m, FIVE_PERCENT).paymentAmount);
       expect(inc).toBeLessThanOrEqual(exc!);
       expect(exc).toBeLessThanOrEqual(nai!);
     }

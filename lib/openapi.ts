@@ -74,7 +74,9 @@ function errorResponses(e: Endpoint) {
         description: reasons.map((r) => `\`${r}\`: ${REASONS[r].summary}`).join("; "),
         "x-reasons": reasons,
         content: {
-          "application/json": { schema: { allOf: [ref(errorSchema), { properties: { code: { const: status }, reason: { enum: reasons } } }] } },
+          "application/json": {
+            schema: { allOf: [ref(errorSchema), { properties: { code: { const: status }, reason: { enum: reasons } } }] },
+          },
         },
       },
     ]),

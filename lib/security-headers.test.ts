@@ -32,9 +32,13 @@ describe("page security headers", () => {
   });
 
   it("add HSTS and upgrade-insecure-requests over https only", () => {
-    expect(pageSecurityHeaders({ nonce: "n", pathname: "/", https: true, dev: false, imageHosts: [] })["Strict-Transport-Security"]).toBe("max-age=31536000; includeSubDomains");
+    expect(pageSecurityHeaders({ nonce: "n", pathname: "/", https: true, dev: false, imageHosts: [] })["Strict-Transport-Security"]).toBe(
+      "max-age=31536000; includeSubDomains",
+    );
     expect(csp({ https: true })).toMatch(/; upgrade-insecure-requests$/);
-    expect(pageSecurityHeaders({ nonce: "n", pathname: "/", https: false, dev: false, imageHosts: [] })["Strict-Transport-Security"]).toBeUndefined();
+    expect(
+      pageSecurityHeaders({ nonce: "n", pathname: "/", https: false, dev: false, imageHosts: [] })["Strict-Transport-Security"],
+    ).toBeUndefined();
   });
 
   it("allow eval in development only (React's error overlay)", () => {

@@ -4,11 +4,13 @@ import { TtlCache } from "./ttl-cache";
 function counter() {
   let calls = 0;
   let release: (() => void) | undefined;
-  const load = (gate = false) => () => {
-    calls += 1;
-    const n = calls;
-    return gate ? new Promise<number>((r) => (release = () => r(n))) : Promise.resolve(n);
-  };
+  const load =
+    (gate = false) =>
+    () => {
+      calls += 1;
+      const n = calls;
+      return gate ? new Promise<number>((r) => (release = () => r(n))) : Promise.resolve(n);
+    };
   return { load, calls: () => calls, release: () => release?.() };
 }
 

@@ -98,7 +98,9 @@ async function main(): Promise<void> {
   if (options.soak) return soakMode();
   if (options.cluster) return clusterMode();
   const startedAt = new Date();
-  console.log(`Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`);
+  console.log(
+    `Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`,
+  );
 
   const adminUrl = await postgresServer();
   const db = await prepareDatabase(adminUrl);
@@ -143,7 +145,12 @@ async function main(): Promise<void> {
 
   let item = 0;
   const gearBody = () =>
-    JSON.stringify({ account: GEAR_ACCOUNT, platform: GEAR_PLATFORM, item: GEAR_ITEMS[item++ % GEAR_ITEMS.length], email: "bench@example.com" });
+    JSON.stringify({
+      account: GEAR_ACCOUNT,
+      platform: GEAR_PLATFORM,
+      item: GEAR_ITEMS[item++ % GEAR_ITEMS.length],
+      email: "bench@example.com",
+    });
   const writes = [
     { name: "POST /gifts/verify", kind: "gift", path: "/api/v1/gifts/verify", body: GIFT_BODY },
     { name: "POST /gear", kind: "gear", path: "/api/v1/gear", body: gearBody },
@@ -186,7 +193,11 @@ async function main(): Promise<void> {
     options,
     machine: { cpus: os.cpus().length, memoryBytes: os.totalmem(), node: process.version, postgres: db.version },
     database: { reused: db.reused, seedSeconds: db.seedSeconds, games: options.games },
-    server: { buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(), dbPoolSize: env.DB_POOL_SIZE, catalogCacheTtlMs: env.CATALOG_CACHE_TTL_MS },
+    server: {
+      buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(),
+      dbPoolSize: env.DB_POOL_SIZE,
+      catalogCacheTtlMs: env.CATALOG_CACHE_TTL_MS,
+    },
     search: { word: SEARCH_WORD, matches: search },
     peakRssBytes: { cached: peakCached, uncached: peakUncached },
     durability,
@@ -195,7 +206,14 @@ async function main(): Promise<void> {
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`Results: ${file}`);
 
-  function row(phase: Row["phase"], s: Scenario, connections: number, result: Measurement, plain: Measurement | null, floor: Measurement): Row {
+  function row(
+    phase: Row["phase"],
+    s: Scenario,
+    connections: number,
+    result: Measurement,
+    plain: Measurement | null,
+    floor: Measurement,
+  ): Row {
     return { phase, scenario: s.name, kind: s.kind, connections, bytes: s.bytes, result, plain, floor };
   }
 }
@@ -295,7 +313,9 @@ async function postgresServer(): Promise<string> {
   }
   const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freeLoopbackPort(), database: "postgres" });
   stops.push(() => handle.stop());
-  console.log(`PostgreSQL: embedded, ${handle.startedHere ? "started" : "already running"} on ${new URL(handle.url).host}, data in ${EMBEDDED_DIR}.`);
+  console.log(
+    `PostgreSQL: embedded, ${handle.startedHere ? "started" : "already running"} on ${new URL(handle.url).host}, data in ${EMBEDDED_DIR}.`,
+  );
   return handle.url;
 }
 
@@ -329,7 +349,9 @@ async function prepareDatabase(adminUrl: string) {
         seedSeconds = (performance.now() - t) / 1000;
         const v = performance.now();
         await pool.query("VACUUM (ANALYZE)");
-        console.log(`Seeded ${options.games} games into ${BENCH_DB} in ${seedSeconds.toFixed(1)} s (then VACUUM ANALYZE ${((performance.now() - v) / 1000).toFixed(1)} s).`);
+        console.log(
+          `Seeded ${options.games} games into ${BENCH_DB} in ${seedSeconds.toFixed(1)} s (then VACUUM ANALYZE ${((performance.now() - v) / 1000).toFixed(1)} s).`,
+        );
         await admin.query(`COMMENT ON DATABASE ${BENCH_DB} IS '${marker}'`);
       } else {
         console.log(`Reusing ${BENCH_DB}: it already holds the ${options.games}-game seed (--fresh seeds it again).`);
@@ -427,7 +449,9 @@ async function startNext(dbUrl: string, label: string, extraEnv: Record<string, 
       return (fs.readFileSync(logFile, "utf8").match(/Ready in/g) ?? []).length >= (workers ?? 1);
     },
   });
-  console.log(`Next (${label}${extraEnv.CATALOG_CACHE_TTL_MS ? `, CATALOG_CACHE_TTL_MS=${extraEnv.CATALOG_CACHE_TTL_MS}` : ""}) on ${origin}, log ${logFile}.`);
+  console.log(
+    `Next (${label}${extraEnv.CATALOG_CACHE_TTL_MS ? `, CATALOG_CACHE_TTL_MS=${extraEnv.CATALOG_CACHE_TTL_MS}` : ""}) on ${origin}, log ${logFile}.`,
+  );
   return {
     origin,
     pid: child.pid ?? 0,
@@ -486,7 +510,8 @@ async function clusterMode(): Promise<void> {
       { path: "/api/v1/gifts/verify", method: "POST", headers: postHeaders, body: GIFT_BODY, onOk: (text) => created.push(intentId(text)) },
     ],
   ];
-  for (const server of servers) await warmUp(pool, server.origin, [{ name: "catalog", kind: "catalog", path: catalogPath, bytes: catalogBytes }], headers);
+  for (const server of servers)
+    await warmUp(pool, server.origin, [{ name: "catalog", kind: "catalog", path: catalogPath, bytes: catalogBytes }], headers);
 
   // Processor time the server's processes used during each measured run: how many cores it kept
   // busy, and requests per CPU-second, which the other jobs on a shared machine disturb far less
@@ -531,8 +556,18 @@ async function clusterMode(): Promise<void> {
   printClusterReport({ rows, peakRss, durability, loadBefore: loadBefore[0]!, loadAfter: loadAfter[0]!, seconds });
   const file = path.join("bench-results", `cluster-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const machine = { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version, postgres: db.version, loadBefore, loadAfter };
-  fs.writeFileSync(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds, options, machine, peakRssBytes: peakRss, durability, rows }, null, 2)}\n`);
+  const machine = {
+    cpus: os.availableParallelism(),
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    postgres: db.version,
+    loadBefore,
+    loadAfter,
+  };
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds, options, machine, peakRssBytes: peakRss, durability, rows }, null, 2)}\n`,
+  );
   console.log(`Results: ${file}`);
 }
 
@@ -562,7 +597,9 @@ function medianMeasurement(runs: Measurement[]): Measurement {
 async function soakMode(): Promise<void> {
   const startedAt = new Date();
   const seconds = options.soakMinutes * 60;
-  console.log(`Soak: ${options.games} games, ${options.soakMinutes} min at ${options.soakRate} requests/s, ${options.connections} connections.`);
+  console.log(
+    `Soak: ${options.games} games, ${options.soakMinutes} min at ${options.soakRate} requests/s, ${options.connections} connections.`,
+  );
   const adminUrl = await postgresServer();
   const db = await prepareDatabase(adminUrl);
   const pool = createPool(db.url, 2);
@@ -576,7 +613,13 @@ async function soakMode(): Promise<void> {
     kind: "gear",
     method: "POST",
     path: "/api/v1/gear",
-    body: () => JSON.stringify({ account: GEAR_ACCOUNT, platform: GEAR_PLATFORM, item: GEAR_ITEMS[item++ % GEAR_ITEMS.length], email: "soak@example.com" }),
+    body: () =>
+      JSON.stringify({
+        account: GEAR_ACCOUNT,
+        platform: GEAR_PLATFORM,
+        item: GEAR_ITEMS[item++ % GEAR_ITEMS.length],
+        email: "soak@example.com",
+      }),
   } as const;
   const gift = { kind: "gift", method: "POST", path: "/api/v1/gifts/verify", body: () => GIFT_BODY } as const;
   const reads = scenarios.map((sc) => ({ kind: "catalog", method: "GET", path: sc.path }) as const);
@@ -588,7 +631,16 @@ async function soakMode(): Promise<void> {
 
   console.log("\n  time   requests    rps   errors  non-2xx   p50 ms   p99 ms   RSS");
   const windows = await soak(
-    { origin: next.origin, pid: next.pid, headers, cycle, seconds, windowSeconds: 10, rate: options.soakRate, connections: options.connections },
+    {
+      origin: next.origin,
+      pid: next.pid,
+      headers,
+      cycle,
+      seconds,
+      windowSeconds: 10,
+      rate: options.soakRate,
+      connections: options.connections,
+    },
     (w) =>
       console.log(
         `  ${`${w.at.toFixed(0)} s`.padStart(5)}  ${String(w.requests).padStart(8)}  ${w.rps.toFixed(0).padStart(5)}  ${String(w.errors).padStart(7)}  ${String(w.non2xx).padStart(7)}  ${ms(w.p50).padStart(7)}  ${ms(w.p99).padStart(7)}   ${mib(w.rssBytes)}`,
@@ -607,9 +659,13 @@ async function soakMode(): Promise<void> {
   const p99Slope = slope(trend.map((w) => [w.at / 60, w.p99]));
   const first = trend[0];
   const last = trend.at(-1);
-  console.log(`\nSoak summary: ${total} requests in ${options.soakMinutes} min, ${failed} failed (${((failed / Math.max(total, 1)) * 100).toFixed(3)} %).`);
+  console.log(
+    `\nSoak summary: ${total} requests in ${options.soakMinutes} min, ${failed} failed (${((failed / Math.max(total, 1)) * 100).toFixed(3)} %).`,
+  );
   if (first && last) {
-    console.log(`  memory, ${span}: ${mib(first.rssBytes)} -> ${mib(last.rssBytes)}, trend ${rssSlope >= 0 ? "+" : ""}${rssSlope.toFixed(2)} MiB/min`);
+    console.log(
+      `  memory, ${span}: ${mib(first.rssBytes)} -> ${mib(last.rssBytes)}, trend ${rssSlope >= 0 ? "+" : ""}${rssSlope.toFixed(2)} MiB/min`,
+    );
     console.log(`  p99, ${span}: ${ms(first.p99)} -> ${ms(last.p99)} ms, trend ${p99Slope >= 0 ? "+" : ""}${p99Slope.toFixed(3)} ms/min`);
   }
   const file = path.join("bench-results", `soak-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);

@@ -22,7 +22,11 @@ const ENTRIES = {
 };
 
 async function main(): Promise<void> {
-  const built = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_OUTPUT: "standalone" } });
+  const built = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_OUTPUT: "standalone" },
+  });
   if (built.status !== 0) throw new Error("next build failed");
   if (!fs.existsSync(path.join(out, "server.js"))) throw new Error(`${out}/server.js is missing: was the build standalone?`);
 
@@ -51,7 +55,11 @@ async function main(): Promise<void> {
     logLevel: "warning",
   });
   const size = (file: string) => `${(fs.statSync(path.join(out, file)).size / 1024).toFixed(0)} KiB`;
-  console.log(`\nStandalone build in ${path.relative(root, out)}: server.js, ${Object.keys(ENTRIES).map((e) => `${e}.mjs (${size(`${e}.mjs`)})`).join(", ")}, drizzle/, .next/static.`);
+  console.log(
+    `\nStandalone build in ${path.relative(root, out)}: server.js, ${Object.keys(ENTRIES)
+      .map((e) => `${e}.mjs (${size(`${e}.mjs`)})`)
+      .join(", ")}, drizzle/, .next/static.`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    console.error(`Migration failed: ${err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    console.error(
+      `Migration failed: ${err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
     process.exit(1);
   },
 );

@@ -65,7 +65,12 @@ async function main(): Promise<void> {
   });
   const rows: Row[] = [];
   try {
-    const flags: Flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] };
+    const flags: Flags = {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    };
     for (const page of PAGES) {
       // Warm the server (first render compiles nothing in production, but fills the caches).
       await fetch(app.baseUrl + page.path);
@@ -113,7 +118,10 @@ async function main(): Promise<void> {
   }
   const misses = rows.filter((r) => r.performance < TARGETS.performance || r.accessibility < TARGETS.accessibility);
   const catalog = rows.find((r) => r.page.startsWith("catalog") && r.formFactor === "mobile");
-  if (catalog) console.log(`\nCatalog page first-load JavaScript: ${kb(catalog.scriptTransferBytes)} compressed, ${kb(catalog.scriptBytes)} uncompressed, ${catalog.scripts} files.`);
+  if (catalog)
+    console.log(
+      `\nCatalog page first-load JavaScript: ${kb(catalog.scriptTransferBytes)} compressed, ${kb(catalog.scriptBytes)} uncompressed, ${catalog.scripts} files.`,
+    );
   console.log(
     misses.length === 0
       ? `Every page meets performance >= ${TARGETS.performance} and accessibility = ${TARGETS.accessibility}.`

@@ -21,7 +21,10 @@ async function main(): Promise<number> {
   const servers = await startServerCluster({ databaseUrl: env.DATABASE_URL, fitPoolToDatabase: false, nextArgs: process.argv.slice(2) });
   // Said once every server process listens; a failed start is reported by the cluster and `exited`.
   servers.ready.then(
-    () => console.log(`Serving on port ${env.PORT} with ${servers.workers} server process${servers.workers === 1 ? "" : "es"} (pid ${process.pid}).`),
+    () =>
+      console.log(
+        `Serving on port ${env.PORT} with ${servers.workers} server process${servers.workers === 1 ? "" : "es"} (pid ${process.pid}).`,
+      ),
     () => {},
   );
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {

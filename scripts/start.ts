@@ -113,7 +113,9 @@ function assertPortFree(port: number): Promise<void> {
     probe.once("error", (err: NodeJS.ErrnoException) =>
       reject(
         err.code === "EADDRINUSE"
-          ? new StartError(`Port ${port} is already in use (is the store already running?); stop that server or start this one with PORT=<another port>.`)
+          ? new StartError(
+              `Port ${port} is already in use (is the store already running?); stop that server or start this one with PORT=<another port>.`,
+            )
           : err,
       ),
     );

@@ -24,7 +24,10 @@ function parseExpiresIn(value: string, now = Date.now()): Date {
 
 function parseScopes(value: string | undefined): ApiScope[] {
   if (value === undefined) return [...API_SCOPES];
-  const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (scopes.length === 0) throw new UsageError("--scopes must name at least one scope");
   return scopes.map((s) => {
     const parsed = apiScopeSchema.safeParse(s);

@@ -33,7 +33,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   queryClient.setQueryData(catalogKeys.list(query), page);
 
   return (
-    <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-6 sm:pt-10">
+    <main id="main" className="mx-auto w-full max-w-6xl px-4 pt-6 pb-16 sm:pt-10">
       <h1 className="text-2xl font-bold tracking-tight text-white sm:text-3xl">{t.catalog.heading}</h1>
       <p className="mt-1 text-slate-300">{t.catalog.intro}</p>
       <div className="mt-5">

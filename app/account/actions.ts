@@ -67,7 +67,9 @@ export async function changePasswordAction(input: { currentPassword: string; new
     verifyUserCredentials(db, { email: user.email, password: currentPassword }),
   );
   if (!checked.ok) {
-    return checked.reason === "rate_limited" ? { ok: false, reason: "rate_limited" } : { ok: false, reason: "invalid_field", fields: { currentPassword: "password_wrong" } };
+    return checked.reason === "rate_limited"
+      ? { ok: false, reason: "rate_limited" }
+      : { ok: false, reason: "invalid_field", fields: { currentPassword: "password_wrong" } };
   }
   await changePassword(db, user.id, newPassword);
   return { ok: true };

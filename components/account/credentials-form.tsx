@@ -16,9 +16,7 @@ export interface Credentials {
 /** How a submission ended, as far as the form is concerned. */
 export type CredentialsOutcome<Notice> =
   /** The page is being replaced: the button stays busy until it goes. */
-  | { kind: "leaving" }
-  | { kind: "fields"; errors: AccountFieldErrors }
-  | { kind: "notice"; notice: Notice; focusPassword?: boolean };
+  { kind: "leaving" } | { kind: "fields"; errors: AccountFieldErrors } | { kind: "notice"; notice: Notice; focusPassword?: boolean };
 
 /**
  * The e-mail and password form of the sign-in and sign-up pages. It checks the fields with the

@@ -61,7 +61,15 @@ const callbackClass: Record<IntentCallbackRow["status"], string> = {
   failed: "text-red-300",
 };
 
-export function IntentList({ intents, olderHref, newestHref }: { intents: IntentRow[]; olderHref: string | null; newestHref: string | null }) {
+export function IntentList({
+  intents,
+  olderHref,
+  newestHref,
+}: {
+  intents: IntentRow[];
+  olderHref: string | null;
+  newestHref: string | null;
+}) {
   const { locale, t } = useI18n();
   const m = t.account.intents;
   const rub = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
@@ -71,7 +79,9 @@ export function IntentList({ intents, olderHref, newestHref }: { intents: Intent
       format(m.price, { amount: rub(i.intentAmount) }),
       i.discountAmount > 0 ? format(m.discount, { amount: rub(i.discountAmount) }) : null,
       i.feeAmount > 0
-        ? format(i.paymentAmount === i.intentAmount - i.discountAmount + i.feeAmount ? m.feeOnTop : m.feeIncluded, { amount: rub(i.feeAmount) })
+        ? format(i.paymentAmount === i.intentAmount - i.discountAmount + i.feeAmount ? m.feeOnTop : m.feeIncluded, {
+            amount: rub(i.feeAmount),
+          })
         : null,
     ]
       .filter(Boolean)
@@ -124,7 +134,9 @@ export function IntentList({ intents, olderHref, newestHref }: { intents: Intent
                 </div>
                 <div>
                   <dt className="text-slate-400">{m.via}</dt>
-                  <dd className="mt-0.5 break-words">{intent.tokenPurpose === "storefront" ? m.viaStore : format(m.viaToken, { name: intent.tokenName })}</dd>
+                  <dd className="mt-0.5 break-words">
+                    {intent.tokenPurpose === "storefront" ? m.viaStore : format(m.viaToken, { name: intent.tokenName })}
+                  </dd>
                 </div>
                 <div>
                   <dt className="text-slate-400">{m.attribution}</dt>

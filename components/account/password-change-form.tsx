@@ -3,7 +3,13 @@
 import { useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { signInWithPassword } from "@/lib/queries/auth-client";
-import { PASSWORD_MIN_LENGTH, accountFieldErrors, passwordChangeRequestSchema, type AccountFieldErrors, type ChangePasswordResult } from "@/lib/schemas/account";
+import {
+  PASSWORD_MIN_LENGTH,
+  accountFieldErrors,
+  passwordChangeRequestSchema,
+  type AccountFieldErrors,
+  type ChangePasswordResult,
+} from "@/lib/schemas/account";
 import { Field, describedBy } from "./field";
 import { PasswordInput } from "./password-input";
 import { primaryButtonClass } from "./styles";

@@ -6,7 +6,6 @@ import { format } from "@/lib/i18n/format";
 import { dangerButtonClass, secondaryButtonClass } from "./styles";
 import type { RevokeTokenResult as RevokeResult } from "@/lib/schemas/tokens";
 
-
 /**
  * "Revoke" and its confirmation in a modal <dialog>: the browser traps focus in it, Escape
  * cancels, and focus returns to the button on close. Cancel comes first, so Enter does no harm.

@@ -124,12 +124,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
             {formError}
           </p>
         ) : null}
-        <Field
-          id="token-name"
-          label={m.name}
-          hint={m.nameHint}
-          error={invalid.has("name") ? m.errors.nameRequired : undefined}
-        >
+        <Field id="token-name" label={m.name} hint={m.nameHint} error={invalid.has("name") ? m.errors.nameRequired : undefined}>
           <input
             ref={nameRef}
             id="token-name"

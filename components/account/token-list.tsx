@@ -20,7 +20,6 @@ export interface TokenRow {
   status: "active" | "expired" | "revoked";
 }
 
-
 const statusClass: Record<TokenRow["status"], string> = {
   active: "border-emerald-400/60 bg-emerald-950/60 text-emerald-200",
   expired: "border-amber-400/60 bg-amber-950/60 text-amber-200",

@@ -6,7 +6,8 @@ import { catalogHref, type CatalogView } from "@/lib/queries/catalog-url";
 import { STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
 import { genreLabel } from "./genre-label";
 
-const CHIP = "inline-flex min-h-10 shrink-0 items-center whitespace-nowrap rounded-full border px-3.5 text-sm font-medium transition-colors";
+const CHIP =
+  "inline-flex min-h-10 shrink-0 items-center whitespace-nowrap rounded-full border px-3.5 text-sm font-medium transition-colors";
 
 /**
  * Genre and featured-category filters. The category chips are links (they work before the script

@@ -33,13 +33,13 @@ export function GameCard({ game, locale, t, eager = false }: { game: CatalogGame
             className="h-full w-full object-cover"
           />
           {game.comingSoon && (
-            <span className="absolute left-2 top-2 rounded bg-amber-300 px-1.5 py-0.5 text-xs font-bold text-slate-950">
+            <span className="absolute top-2 left-2 rounded bg-amber-300 px-1.5 py-0.5 text-xs font-bold text-slate-950">
               {t.common.comingSoon}
             </span>
           )}
         </div>
         <div className="flex flex-1 flex-col gap-1 p-3">
-          <h3 className="line-clamp-2 font-semibold leading-snug text-white group-hover:text-sky-200">{game.title}</h3>
+          <h3 className="line-clamp-2 leading-snug font-semibold text-white group-hover:text-sky-200">{game.title}</h3>
           <p className="truncate text-xs text-slate-400">{game.genres.map((g) => genreLabel(g, t.catalog.genres)).join(", ")}</p>
           <div className="mt-auto pt-2">
             <Price price={game.price} locale={locale} labels={t.common.price} />

@@ -64,7 +64,7 @@ export function SearchBox({
       <svg
         aria-hidden="true"
         viewBox="0 0 20 20"
-        className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 fill-slate-400"
+        className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 fill-slate-400"
       >
         <path d="M8.5 3a5.5 5.5 0 0 1 4.38 8.83l3.65 3.64a.75.75 0 1 1-1.06 1.06l-3.64-3.65A5.5 5.5 0 1 1 8.5 3Zm0 1.5a4 4 0 1 0 0 8 4 4 0 0 0 0-8Z" />
       </svg>
@@ -85,7 +85,7 @@ export function SearchBox({
           clearTimeout(timer.current);
           timer.current = setTimeout(() => send(next), SEARCH_DEBOUNCE_MS);
         }}
-        className="h-12 w-full rounded-lg border border-slate-600 bg-slate-900 pl-10 pr-3 text-base text-white placeholder:text-slate-400 focus:border-sky-400"
+        className="h-12 w-full rounded-lg border border-slate-600 bg-slate-900 pr-3 pl-10 text-base text-white placeholder:text-slate-400 focus:border-sky-400"
       />
     </form>
   );

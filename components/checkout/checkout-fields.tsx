@@ -57,7 +57,17 @@ export function PromoCodeField({ form, value, onChange, error }: FieldProps) {
 }
 
 /** The alert (a field's problem points at the fields; anything else is said here) and the submit button. */
-export function CheckoutFormEnd({ form, pending, label, pendingLabel }: { form: CheckoutForm; pending: boolean; label: string; pendingLabel: string }) {
+export function CheckoutFormEnd({
+  form,
+  pending,
+  label,
+  pendingLabel,
+}: {
+  form: CheckoutForm;
+  pending: boolean;
+  label: string;
+  pendingLabel: string;
+}) {
   const { t } = useI18n();
   const { problem } = form;
   return (

@@ -77,7 +77,12 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   const [values, setValues] = useState<Values>(initial);
   const [result, setResult] = useState<{ response: GiftVerifyResponse; values: Values } | null>(null);
   const verify = useVerifyGift();
-  const form = useCheckoutForm({ loadSchema: loadGiftSchema, body: requestBody(game.appId, values), fieldOrder: FIELD_ORDER, mutation: verify });
+  const form = useCheckoutForm({
+    loadSchema: loadGiftSchema,
+    body: requestBody(game.appId, values),
+    fieldOrder: FIELD_ORDER,
+    mutation: verify,
+  });
   const { errorFor, register } = form;
 
   const update =

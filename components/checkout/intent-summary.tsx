@@ -12,7 +12,10 @@ export interface IntentSummaryProps {
   /** What was ordered, one line ("Gift: Portal 2, region Russia"). */
   description: string;
   /** The API's answer (gift verify and gear answer alike). */
-  intent: Pick<GiftVerifyResponse, "intentId" | "paymentAmount" | "intentAmount" | "discountAmount" | "feeAmount" | "expiresAt" | "paymentUrl">;
+  intent: Pick<
+    GiftVerifyResponse,
+    "intentId" | "paymentAmount" | "intentAmount" | "discountAmount" | "feeAmount" | "expiresAt" | "paymentUrl"
+  >;
   /** The fee is carved out of the price (`included`) rather than added to it. */
   feeIncluded: boolean;
   /** Gear holds a unit of stock until then; a gift only waits. */
@@ -47,7 +50,7 @@ export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
         {intent.discountAmount > 0 && (
           <div className="flex justify-between gap-6">
             <dt className="text-slate-300">{s.discount}</dt>
-            <dd className="tabular-nums text-emerald-300">−{money(intent.discountAmount)}</dd>
+            <dd className="text-emerald-300 tabular-nums">−{money(intent.discountAmount)}</dd>
           </div>
         )}
         <div className="flex justify-between gap-6">
@@ -64,7 +67,7 @@ export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
 
       <p className="mt-4 text-slate-300">{format(props.kind === "gear" ? s.reserved : s.expires, { time })}</p>
       <p className="mt-1 text-sm text-slate-400">
-        {s.intent}: <span className="break-all font-mono text-slate-300">{intent.intentId}</span>
+        {s.intent}: <span className="font-mono break-all text-slate-300">{intent.intentId}</span>
       </p>
 
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-center">

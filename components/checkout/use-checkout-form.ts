@@ -69,7 +69,10 @@ export function useCheckoutForm<Body, Response>({
   const parsed = attempted && schema ? schema.safeParse(body) : null;
   const clientErrors: FieldErrors = parsed && !parsed.success ? localizeIssues(parsed.error, body, t).fields : {};
 
-  async function submit(event: FormEvent, { context, onSuccess }: { context?: ApiProblemContext; onSuccess: (response: Response) => void }) {
+  async function submit(
+    event: FormEvent,
+    { context, onSuccess }: { context?: ApiProblemContext; onSuccess: (response: Response) => void },
+  ) {
     event.preventDefault();
     if (mutation.isPending || checking) return;
     setProblem(null);

@@ -50,7 +50,19 @@ interface ControlProps {
 }
 
 /** A control's label (with an optional note), its hint before it and its error after it. */
-function Labelled({ label, note, hint, error, children }: { label: string; note?: string; hint?: ReactNode; error?: string; children: (control: ControlProps) => ReactNode }) {
+function Labelled({
+  label,
+  note,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  note?: string;
+  hint?: ReactNode;
+  error?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -65,7 +77,11 @@ function Labelled({ label, note, hint, error, children }: { label: string; note?
           {hint}
         </p>
       )}
-      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(error && errorId, hint ? hintId : undefined) })}
+      {children({
+        id,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy(error && errorId, hint ? hintId : undefined),
+      })}
       <FieldError id={errorId} message={error} />
     </div>
   );

@@ -139,7 +139,10 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   function submit(event: FormEvent) {
     const sent = values;
     const itemTitle = items.find((i) => i.item === sent.item)?.title ?? sent.item;
-    form.submit(event, { context: { itemTitle, code: sent.code.trim().toUpperCase() }, onSuccess: (response) => setResult({ response, values: sent, itemTitle }) });
+    form.submit(event, {
+      context: { itemTitle, code: sent.code.trim().toUpperCase() },
+      onSuccess: (response) => setResult({ response, values: sent, itemTitle }),
+    });
   }
 
   const platformChoices: Choice[] = platforms.map((p) => ({ value: p.platform, label: p.title }));
@@ -156,7 +159,12 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   }));
 
   return (
-    <form noValidate onSubmit={submit} onFocus={form.prepare} className="space-y-6 rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6">
+    <form
+      noValidate
+      onSubmit={submit}
+      onFocus={form.prepare}
+      className="space-y-6 rounded-lg border border-slate-700 bg-slate-900/60 p-4 sm:p-6"
+    >
       <ChoiceGroup
         name="platform"
         legend={gt.platform.legend}

@@ -12,7 +12,11 @@ export function SiteHeader({ locale, t, account }: { locale: Locale; t: Messages
   return (
     <header className="border-b border-slate-800 bg-slate-900">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
-        <Link href="/" aria-label={t.common.home} className="flex min-h-10 items-center gap-2 rounded-md text-lg font-bold tracking-tight text-white">
+        <Link
+          href="/"
+          aria-label={t.common.home}
+          className="flex min-h-10 items-center gap-2 rounded-md text-lg font-bold tracking-tight text-white"
+        >
           <GiftIcon />
           <span aria-hidden="true">
             Gift<span className="text-sky-300">Key</span>
@@ -47,7 +51,14 @@ export function SiteHeader({ locale, t, account }: { locale: Locale; t: Messages
 
 function GiftIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6 fill-none stroke-sky-300" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="size-6 fill-none stroke-sky-300"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <rect x="3" y="8" width="18" height="4" rx="1" />
       <path d="M12 8v13M19 12v7a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2v-7M7.5 8a2.5 2.5 0 0 1 0-5C11 3 12 8 12 8s1-5 4.5-5a2.5 2.5 0 0 1 0 5" />
     </svg>

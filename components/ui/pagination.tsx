@@ -51,7 +51,10 @@ export function Pagination({
       <ul className="flex flex-wrap items-center justify-center gap-1">
         <li>
           {page > 1 ? (
-            link(page - 1, <>← {labels.previous}</>, { rel: "prev", className: `${ITEM} border border-slate-700 text-slate-100 hover:bg-slate-800` })
+            link(page - 1, <>← {labels.previous}</>, {
+              rel: "prev",
+              className: `${ITEM} border border-slate-700 text-slate-100 hover:bg-slate-800`,
+            })
           ) : (
             <span aria-disabled="true" className={`${ITEM} border border-slate-800 text-slate-500`}>
               ← {labels.previous}
@@ -71,7 +74,10 @@ export function Pagination({
         )}
         <li>
           {page < pageCount ? (
-            link(page + 1, <>{labels.next} →</>, { rel: "next", className: `${ITEM} border border-slate-700 text-slate-100 hover:bg-slate-800` })
+            link(page + 1, <>{labels.next} →</>, {
+              rel: "next",
+              className: `${ITEM} border border-slate-700 text-slate-100 hover:bg-slate-800`,
+            })
           ) : (
             <span aria-disabled="true" className={`${ITEM} border border-slate-800 text-slate-500`}>
               {labels.next} →

@@ -137,7 +137,9 @@ test("the callback signing secret is masked until revealed, and copyable", async
 test("signing in and out hands the store's own pages a token for the new owner", async ({ page }) => {
   await page.goto("/sign-in");
   // A guest's storefront token from before signing in must not be reused afterwards.
-  await page.evaluate(() => sessionStorage.setItem("gk.storefront-token", JSON.stringify({ token: "guest", expiresAt: "2999-01-01T00:00:00Z", owner: "guest" })));
+  await page.evaluate(() =>
+    sessionStorage.setItem("gk.storefront-token", JSON.stringify({ token: "guest", expiresAt: "2999-01-01T00:00:00Z", owner: "guest" })),
+  );
   await signIn(page);
   await expect(page).toHaveURL(/\/account$/);
   expect(await page.evaluate(() => sessionStorage.getItem("gk.storefront-token"))).toBeNull();
@@ -223,7 +225,9 @@ test("sign-up refuses a trivial or common password with a message in the visitor
   await page.getByLabel("E-mail").fill(`weak-${run}@example.com`);
   await page.getByLabel("Password", { exact: true }).fill("aaaaaaaaaa");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("That password is too simple: one character or a run of keys (aaaa, 1234, qwerty).", { exact: false })).toBeVisible();
+  await expect(
+    page.getByText("That password is too simple: one character or a run of keys (aaaa, 1234, qwerty).", { exact: false }),
+  ).toBeVisible();
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
   const russian = await browser.newContext({ locale: "ru-RU" });
@@ -237,7 +241,10 @@ test("sign-up refuses a trivial or common password with a message in the visitor
 });
 
 // Last: it changes the shopper's password.
-test("changing the password: rules and the current password are checked, other sessions end, the old password stops working", async ({ page, browser }) => {
+test("changing the password: rules and the current password are checked, other sessions end, the old password stops working", async ({
+  page,
+  browser,
+}) => {
   await page.goto("/sign-in?callbackUrl=%2Faccount");
   await signIn(page);
   await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();

@@ -9,7 +9,10 @@ test.use({ locale: "ru-RU" });
 const searchbox = (page: Page) => page.getByRole("searchbox", { name: "Поиск игр" });
 const genreSelect = (page: Page) => page.getByRole("combobox", { name: "Жанр" });
 const results = (page: Page) => page.getByRole("region", { name: /Найден|Загрузка|Результаты|found|Loading|Results/ });
-const cards = (page: Page) => results(page).getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) });
+const cards = (page: Page) =>
+  results(page)
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { level: 3 }) });
 const total = (page: Page) => page.getByRole("heading", { level: 2, name: /^Найден/ });
 const collection = (page: Page) => page.getByRole("navigation", { name: "Подборка" });
 
@@ -279,7 +282,9 @@ test("everything works by keyboard, with a skip link and visible focus", async (
   await collection(page).getByRole("link", { name: "Все игры" }).focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\?q=portal$/);
-  const portal = cards(page).getByRole("link", { name: /Portal 2/ }).first();
+  const portal = cards(page)
+    .getByRole("link", { name: /Portal 2/ })
+    .first();
   await portal.focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/games\/620$/);

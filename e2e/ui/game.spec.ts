@@ -101,13 +101,21 @@ test("an unknown page is a 404 in the store's style", async ({ page }) => {
 
 test("from a filtered catalog page to a game and Back again", async ({ page }) => {
   await page.goto("/?category=specials&page=2");
-  const card = page.getByRole("region", { name: /Найден/ }).getByRole("link").first();
+  const card = page
+    .getByRole("region", { name: /Найден/ })
+    .getByRole("link")
+    .first();
   const title = (await card.getByRole("heading").textContent()) ?? "";
   await card.click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(/\/\?category=specials&page=2$/);
-  await expect(page.getByRole("region", { name: /Найден/ }).getByRole("heading", { level: 3 }).first()).toHaveText(title);
+  await expect(
+    page
+      .getByRole("region", { name: /Найден/ })
+      .getByRole("heading", { level: 3 })
+      .first(),
+  ).toHaveText(title);
 });
 
 test.describe("in English", () => {

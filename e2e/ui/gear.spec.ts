@@ -62,7 +62,9 @@ test.describe("gear purchase (ru)", () => {
        FROM gear_items g WHERE item = 'ak47-redline'`,
     );
     await page.getByRole("button", { name: "Оформить ещё один заказ" }).click();
-    await expect(page.getByRole("radio", { name: /^AK-47 \| Redline/ })).toHaveAccessibleName(new RegExp(`${stock!.available} шт\\. в наличии`));
+    await expect(page.getByRole("radio", { name: /^AK-47 \| Redline/ })).toHaveAccessibleName(
+      new RegExp(`${stock!.available} шт\\. в наличии`),
+    );
   });
 
   test("an item out of stock cannot be chosen", async ({ page }) => {
@@ -105,7 +107,10 @@ test.describe("gear purchase (ru)", () => {
   test("409: the last unit went to someone else meanwhile — a clear message and fresh availability", async ({ page, dbQuery }) => {
     const suffix = crypto.randomBytes(3).toString("hex");
     const title = `E2E Race Item ${suffix}`;
-    await dbQuery("INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, $1, $2, 9900, 1)", [`e2e-race-${suffix}`, title]);
+    await dbQuery("INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, $1, $2, 9900, 1)", [
+      `e2e-race-${suffix}`,
+      title,
+    ]);
     try {
       await page.goto("/gear");
       await page.getByLabel("Найти по названию").fill(suffix);
@@ -210,7 +215,9 @@ test.describe("gear purchase (en)", () => {
     await page.getByRole("radio", { name: /^AK-47 \| Redline/ }).check();
     await page.getByLabel("Account SteamID64").fill(ACCOUNT);
     await page.getByLabel("Trade link").fill(TRADE_LINK.replace("39734273", "39734274"));
-    await expect(page.getByLabel("Trade link")).toHaveAccessibleDescription(/This trade link belongs to another account, not to this SteamID64\./);
+    await expect(page.getByLabel("Trade link")).toHaveAccessibleDescription(
+      /This trade link belongs to another account, not to this SteamID64\./,
+    );
     await expectAccessible(page, { allRules: true });
   });
 });

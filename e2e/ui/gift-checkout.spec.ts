@@ -141,7 +141,11 @@ test.describe("gift checkout (ru)", () => {
     await page.goto("/games/620");
     await fillGift(page);
     await page.route(`**${VERIFY}`, (route) =>
-      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ code: 500, message: "internal error; quote request id r-42 when reporting it" }) }),
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ code: 500, message: "internal error; quote request id r-42 when reporting it" }),
+      }),
     );
     await submit(page);
     const alert = formAlert(page);

@@ -21,7 +21,10 @@ test("a gift: the game page's form, the payment page, Pay, and the paid result @
 
   await expect(page).toHaveURL(new RegExp(`/pay/${intentId}/result$`));
   await expect(page.getByRole("heading", { name: "Оплачено" })).toBeVisible();
-  const [intent] = await dbQuery<{ status: string; paid: boolean }>("SELECT status, paid_at IS NOT NULL AS paid FROM intents WHERE id = $1", [intentId]);
+  const [intent] = await dbQuery<{ status: string; paid: boolean }>(
+    "SELECT status, paid_at IS NOT NULL AS paid FROM intents WHERE id = $1",
+    [intentId],
+  );
   expect(intent).toEqual({ status: "paid", paid: true });
 });
 
@@ -37,11 +40,13 @@ test("gear: the gear page's form, the payment page, Decline, and the canceled re
   await expect(page).toHaveURL(/\/pay\/[0-9a-f-]{36}$/);
   const intentId = /\/pay\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
   const live = async () =>
-    (await dbQuery<{ n: number }>(
-      `SELECT count(*)::int AS n FROM intents i JOIN gear_items g ON g.id = i.gear_item_id
+    (
+      await dbQuery<{ n: number }>(
+        `SELECT count(*)::int AS n FROM intents i JOIN gear_items g ON g.id = i.gear_item_id
        WHERE g.item = 'ak47-redline' AND i.status = 'requires_payment' AND i.expires_at > now() AND i.id = $1`,
-      [intentId],
-    ))[0]!.n;
+        [intentId],
+      )
+    )[0]!.n;
   expect(await live()).toBe(1);
   await page.getByRole("button", { name: "Отказаться от оплаты" }).click();
 

@@ -51,7 +51,12 @@ async function expectStrictPolicy(page: Page, path: string) {
 /** React ran in the page (its scripts were allowed): the heading is a hydrated element. */
 async function expectHydrated(page: Page) {
   await expect
-    .poll(() => page.locator("h1").first().evaluate((h1) => Object.keys(h1).some((key) => key.startsWith("__reactFiber"))))
+    .poll(() =>
+      page
+        .locator("h1")
+        .first()
+        .evaluate((h1) => Object.keys(h1).some((key) => key.startsWith("__reactFiber"))),
+    )
     .toBe(true);
 }
 
@@ -81,9 +86,14 @@ test("the account page works for a signed-in shopper without a violation", async
 
 test("the payment page pays and its form may redirect to the partner's https successUrl", async ({ page, request, baseURL }) => {
   const violations = await watchViolations(page);
-  const intentId = await createGearIntent(request, baseURL!, { email: "csp@example.com", successUrl: "https://partner.example/orders/42?paid=1" });
+  const intentId = await createGearIntent(request, baseURL!, {
+    email: "csp@example.com",
+    successUrl: "https://partner.example/orders/42?paid=1",
+  });
   // Offline: the partner's site is played by the test. The browser checks form-action before this.
-  await page.route("https://partner.example/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Partner</h1>" }));
+  await page.route("https://partner.example/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Partner</h1>" }),
+  );
   await expectStrictPolicy(page, `/pay/${intentId}`);
   await expectHydrated(page);
   const csp = (await (await page.request.get(`/pay/${intentId}`)).headers())["content-security-policy"]!;

@@ -66,7 +66,9 @@ describe("the mounted /api/v1 routes and the OpenAPI document", () => {
 
   it("finds every route file, so a new route cannot hide from the checks above", () => {
     const paths = mountedRouteFiles().map((r) => r.path);
-    expect(paths).toEqual(expect.arrayContaining(["/gifts/catalog", "/gifts/verify", "/gear", "/gear/items", "/gifts/games/{appId}", "/intents/{intentId}"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["/gifts/catalog", "/gifts/verify", "/gear", "/gear/items", "/gifts/games/{appId}", "/intents/{intentId}"]),
+    );
     for (const p of paths) expect(UNDESCRIBED.has(p) || /^\/[\w/{}.-]+$/.test(p), p).toBe(true);
   });
 

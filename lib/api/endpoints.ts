@@ -111,7 +111,11 @@ export const ENDPOINTS = {
     body: gearIntentRequestSchema,
     idempotent: true,
     rateLimits: { promoGuessField: "code" },
-    response: { status: 201, description: "Item reserved and intent created (or replayed for an Idempotency-Key)", schema: gearIntentResponseSchema },
+    response: {
+      status: 201,
+      description: "Item reserved and intent created (or replayed for an Idempotency-Key)",
+      schema: gearIntentResponseSchema,
+    },
     reasons: [
       "trade_link_mismatch",
       "platform_not_found",

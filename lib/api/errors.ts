@@ -5,7 +5,11 @@ import { headersOf, messageOf, statusOf } from "./reasons";
  * The JSON answer for a refusal: `{code, message, reason}` (and `param` when one field is at
  * fault), the status and headers the reason's catalogue entry gives (lib/api/reasons.ts).
  */
-export function errorResponse<R extends Reason>(reason: R, details: ReasonDetails[R], options: { param?: string; headers?: Record<string, string> } = {}): Response {
+export function errorResponse<R extends Reason>(
+  reason: R,
+  details: ReasonDetails[R],
+  options: { param?: string; headers?: Record<string, string> } = {},
+): Response {
   const status = statusOf(reason);
   const body: ErrorBody = { code: status, message: messageOf(reason, details), reason, ...(options.param ? { param: options.param } : {}) };
   return Response.json(body, { status, headers: { ...headersOf(reason, details), ...options.headers } });

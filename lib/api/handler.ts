@@ -84,7 +84,8 @@ export function withApi<const E extends Endpoint>(
       const rawBody = endpoint.body ? await readJsonBody(request) : undefined;
       const body = endpoint.body ? parse(endpoint.body, rawBody) : undefined;
       const params = context?.params ? await context.params : {};
-      const promoKey = rateLimitsEnabled() && endpoint.rateLimits ? promoGuessKey(body, endpoint.rateLimits.promoGuessField, token, ip) : null;
+      const promoKey =
+        rateLimitsEnabled() && endpoint.rateLimits ? promoGuessKey(body, endpoint.rateLimits.promoGuessField, token, ip) : null;
       const promoGuess = promoKey ? await countPromoGuess(db, promoKey, counted) : null;
       const run = (executor: DbExecutor) =>
         Promise.resolve(
@@ -104,7 +105,11 @@ export function withApi<const E extends Endpoint>(
         response =
           idempotencyKey === null
             ? await run(db)
-            : await withIdempotency(db, { ...ownershipOf(token), key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody }, run);
+            : await withIdempotency(
+                db,
+                { ...ownershipOf(token), key: idempotencyKey, route: `${request.method} ${url.pathname}`, body: rawBody },
+                run,
+              );
       } catch (err) {
         guessed = isDomainError(err, ...PROMO_GUESS_REASONS);
         throw err;
@@ -159,7 +164,11 @@ async function countPromoGuess(db: Database, key: string, counted: RateLimitResu
   const promo = await hitRateLimit(db, key, POLICIES.promo);
   if (!promo.allowed) {
     await releaseRateLimit(db, promo);
-    throw tooManyRequests(key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner", promo, counted);
+    throw tooManyRequests(
+      key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner",
+      promo,
+      counted,
+    );
   }
   counted.push(promo);
   return promo;
@@ -171,7 +180,8 @@ async function countPromoGuess(db: Database, key: string, counted: RateLimitResu
  */
 async function authenticate(db: Database, request: Request, scope: ApiScope, ip: string, counted: RateLimitResult[]): Promise<AuthToken> {
   const refuse = async (error: DomainError): Promise<never> => {
-    if (rateLimitsEnabled()) counted.push(await enforceRateLimit(db, `ip:${ip}`, POLICIES.ip, "requests without a valid token from this address"));
+    if (rateLimitsEnabled())
+      counted.push(await enforceRateLimit(db, `ip:${ip}`, POLICIES.ip, "requests without a valid token from this address"));
     throw error;
   };
   const header = request.headers.get("authorization");
@@ -195,7 +205,9 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   if (bad !== null) {
     const field = bad.path || "the request";
     const message =
-      bad.problem === "nul" ? `${field} must not contain the NUL character (U+0000)` : `${field} must be well-formed Unicode (it has a lone surrogate)`;
+      bad.problem === "nul"
+        ? `${field} must not contain the NUL character (U+0000)`
+        : `${field} must be well-formed Unicode (it has a lone surrogate)`;
     throw new DomainError("invalid_field", { message }, bad.path || undefined);
   }
   const result = schema.safeParse(input);
@@ -216,7 +228,8 @@ function validationError(error: z.ZodError, input: unknown): DomainError {
     const fields = issue.keys.map((k) => (path ? `${path}.${k}` : k));
     return new DomainError("unknown_field", { fields }, fields[0]);
   }
-  if (issue?.code === "custom" && issue.params?.reason === "trade_link_mismatch") return new DomainError("trade_link_mismatch", { message }, path);
+  if (issue?.code === "custom" && issue.params?.reason === "trade_link_mismatch")
+    return new DomainError("trade_link_mismatch", { message }, path);
   return new DomainError("invalid_field", { message }, path || undefined);
 }
 
@@ -320,8 +333,7 @@ type Method = "GET" | "POST";
  */
 export function otherMethods(...implemented: Method[]) {
   const allow = [...implemented, ...(implemented.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  const notAllowed = (request: Request): Response =>
-    errorResponse("method_not_allowed", { method: request.method, allow });
+  const notAllowed = (request: Request): Response => errorResponse("method_not_allowed", { method: request.method, allow });
   const OPTIONS = (): Response => new Response(null, { status: 204, headers: { Allow: allow } });
   return { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
 }

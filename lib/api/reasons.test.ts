@@ -14,13 +14,21 @@ const CATALOGUE: Reason[] = Object.keys(REASONS) as Reason[];
 
 /** Source files that can raise a refusal: the app and its libraries, but not the catalogue, the texts, the UI or the tests. */
 function raisingSources(): { file: string; text: string }[] {
-  const skip = [/\.test\.tsx?$/, /^lib\/api\/reasons\.ts$/, /^lib\/errors\.ts$/, /^lib\/i18n\//, /^lib\/openapi\.ts$/, /^lib\/api\/endpoints\.ts$/];
+  const skip = [
+    /\.test\.tsx?$/,
+    /^lib\/api\/reasons\.ts$/,
+    /^lib\/errors\.ts$/,
+    /^lib\/i18n\//,
+    /^lib\/openapi\.ts$/,
+    /^lib\/api\/endpoints\.ts$/,
+  ];
   const out: { file: string; text: string }[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
       const rel = path.posix.join(dir, entry.name);
       if (entry.isDirectory()) walk(rel);
-      else if (/\.tsx?$/.test(entry.name) && !skip.some((re) => re.test(rel))) out.push({ file: rel, text: fs.readFileSync(path.join(root, rel), "utf8") });
+      else if (/\.tsx?$/.test(entry.name) && !skip.some((re) => re.test(rel)))
+        out.push({ file: rel, text: fs.readFileSync(path.join(root, rel), "utf8") });
     }
   };
   for (const dir of ["app", "lib"]) walk(dir);
@@ -61,7 +69,10 @@ describe("the refusal catalogue", () => {
   it("raises no reason outside the catalogue", () => {
     const RAISE = /(?:new DomainError(?:<[^>]*>)?\(\s*|errorResponse\(\s*|reason:\s*)"([a-z]+(?:_[a-z0-9]+)+)"/g;
     const unknown = raisingSources().flatMap(({ file, text }) =>
-      [...text.matchAll(RAISE)].map((m) => m[1]!).filter((reason) => !(reason in REASONS)).map((reason) => `${reason} in ${file}`),
+      [...text.matchAll(RAISE)]
+        .map((m) => m[1]!)
+        .filter((reason) => !(reason in REASONS))
+        .map((reason) => `${reason} in ${file}`),
     );
     expect(unknown).toEqual([]);
   });

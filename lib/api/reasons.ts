@@ -14,7 +14,6 @@ const bearerChallenge = (error: "invalid_request" | "invalid_token", description
   "WWW-Authenticate": `Bearer realm="api", error="${error}", error_description="${description}"`,
 });
 
-
 /**
  * The one catalogue of refusals: each reason's HTTP status, what it means, and its message. The
  * API wrapper alone reads statuses from here; which endpoints can answer a reason comes from their
@@ -79,7 +78,8 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
   invalid_token: {
     status: 401,
     summary: "The Authorization header is malformed, or the token is not one the store issued",
-    message: (d) => (d.problem === "authorization_header" ? "the Authorization header must be: Bearer <token>" : "the bearer token is not a valid token"),
+    message: (d) =>
+      d.problem === "authorization_header" ? "the Authorization header must be: Bearer <token>" : "the bearer token is not a valid token",
     headers: (d) =>
       d.problem === "authorization_header"
         ? bearerChallenge("invalid_request", "the Authorization header must be: Bearer <token>")
@@ -143,7 +143,8 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
   edition_not_found: {
     status: 404,
     summary: "The package is not an edition of the game, or the game has no edition on sale",
-    message: (d) => (d.packageId === null ? `game ${d.appId} has no edition on sale` : `package ${d.packageId} is not an edition of game ${d.appId}`),
+    message: (d) =>
+      d.packageId === null ? `game ${d.appId} has no edition on sale` : `package ${d.packageId} is not an edition of game ${d.appId}`,
   },
   game_not_released: {
     status: 409,
@@ -247,7 +248,8 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
   },
   hold_limit_reached: {
     status: 409,
-    summary: "The store's own pages: this session, account or address already holds the most unpaid reservations and promo-code uses it may",
+    summary:
+      "The store's own pages: this session, account or address already holds the most unpaid reservations and promo-code uses it may",
     message: (d) =>
       `this ${d.scope === "address" ? "client address" : d.scope} already has ${d.max} unpaid intents holding a gear unit or a promo-code use, the most allowed; pay or decline one, or wait until one expires`,
   },

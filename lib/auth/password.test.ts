@@ -6,7 +6,13 @@ describe("password hashing", { timeout: 30_000 }, () => {
   it("stores scrypt$N$r$p$salt$hash with base64url parts and today's parameters", async () => {
     const hash = await hashPassword("correct horse battery");
     const [scheme, n, r, p, salt, key, ...rest] = hash.split("$");
-    expect([scheme, Number(n), Number(r), Number(p), rest.length]).toEqual(["scrypt", SCRYPT_PARAMS.N, SCRYPT_PARAMS.r, SCRYPT_PARAMS.p, 0]);
+    expect([scheme, Number(n), Number(r), Number(p), rest.length]).toEqual([
+      "scrypt",
+      SCRYPT_PARAMS.N,
+      SCRYPT_PARAMS.r,
+      SCRYPT_PARAMS.p,
+      0,
+    ]);
     expect(Buffer.from(salt!, "base64url")).toHaveLength(16);
     expect(Buffer.from(key!, "base64url")).toHaveLength(32);
     expect(salt).toMatch(/^[A-Za-z0-9_-]+$/);

@@ -47,6 +47,8 @@ describe("authSecret", () => {
     vi.stubEnv("AUTH_SECRET", "");
     vi.stubEnv("NODE_ENV", "production");
     const { authSecret } = await import("./secret");
-    expect(() => authSecret()).toThrow(/^AUTH_SECRET is not set: sign-in needs a secret of at least 32 characters shared by every instance/);
+    expect(() => authSecret()).toThrow(
+      /^AUTH_SECRET is not set: sign-in needs a secret of at least 32 characters shared by every instance/,
+    );
   });
 });

@@ -27,7 +27,12 @@ type Counts = { address: number; pair: number; account: number };
  * past a limit between a check and a count; a correct password gives its attempt back, so people
  * behind one address who sign in correctly never use anything up.
  */
-export async function limitSignIn<T>(db: Database, email: string, address: string, verify: () => Promise<T | null>): Promise<SignInOutcome<T>> {
+export async function limitSignIn<T>(
+  db: Database,
+  email: string,
+  address: string,
+  verify: () => Promise<T | null>,
+): Promise<SignInOutcome<T>> {
   if (!rateLimitsEnabled()) {
     const value = await verify();
     return value === null ? { ok: false, reason: "invalid" } : { ok: true, value };
@@ -35,7 +40,13 @@ export async function limitSignIn<T>(db: Database, email: string, address: strin
   const keys = signInKeys(email, address);
   const { counts, windowStart } = await countAttempt(db, keys);
   if (blocked(counts)) {
-    recordRateLimited({ policy: POLICIES.signin.name, limit: POLICIES.signin.limit, windowSeconds: POLICIES.signin.windowSeconds, remaining: 0, resetSeconds: 0 });
+    recordRateLimited({
+      policy: POLICIES.signin.name,
+      limit: POLICIES.signin.limit,
+      windowSeconds: POLICIES.signin.windowSeconds,
+      remaining: 0,
+      resetSeconds: 0,
+    });
     return { ok: false, reason: "rate_limited" };
   }
   const value = await verify();

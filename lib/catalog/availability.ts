@@ -8,7 +8,10 @@ export type GiftRefusal = Extract<Reason, "game_not_released" | "game_not_priced
  * hear), or null when it can. With `region`, whether it can go there; without, whether it can go
  * anywhere. Pure: the gift service, the game page (server) and its checkout form (browser) all ask.
  */
-export function giftRefusal(game: { comingSoon: boolean; priced: boolean; giftRegions: readonly string[] }, region?: string): GiftRefusal | null {
+export function giftRefusal(
+  game: { comingSoon: boolean; priced: boolean; giftRegions: readonly string[] },
+  region?: string,
+): GiftRefusal | null {
   if (game.comingSoon) return "game_not_released";
   if (!game.priced) return "game_not_priced";
   if (region === undefined ? game.giftRegions.length === 0 : !game.giftRegions.includes(region)) return "region_not_giftable";

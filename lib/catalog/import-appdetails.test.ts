@@ -135,7 +135,9 @@ describe("parseAppdetails input shapes and bad entries", () => {
     });
     const parsed = parseAppdetails(dear);
     expect(parsed.games).toEqual([]);
-    expect(parsed.skipped).toEqual([{ entry: "11", reason: expect.stringMatching(/^invalid data: price_overview\.initial: a price must be at most 1000000 ₽/) }]);
+    expect(parsed.skipped).toEqual([
+      { entry: "11", reason: expect.stringMatching(/^invalid data: price_overview\.initial: a price must be at most 1000000 ₽/) },
+    ]);
   });
 
   it("keeps the later of two entries for one app", () => {
@@ -167,14 +169,20 @@ describe("parseAppdetails input shapes and bad entries", () => {
     const tf2 = JSON.parse(fixture)["440"];
     const parsed = parseAppdetails(JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: headerImage } } }));
     expect(parsed.games.map((g) => [g.appId, g.headerImage])).toEqual([[440, null]]);
-    expect(parsed.warnings).toEqual(headerImage.trim() ? ["app 440: header_image is not an https URL; left out (the generated cover is shown)"] : []);
+    expect(parsed.warnings).toEqual(
+      headerImage.trim() ? ["app 440: header_image is not an https URL; left out (the generated cover is shown)"] : [],
+    );
   });
 
   it("keeps an https header_image from any host, warning when the page policy (IMAGE_HOSTS) will not show it", () => {
     const tf2 = JSON.parse(fixture)["440"];
-    const parsed = parseAppdetails(JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: "https://img.example.net/440.jpg" } } }));
+    const parsed = parseAppdetails(
+      JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: "https://img.example.net/440.jpg" } } }),
+    );
     expect(parsed.games[0]?.headerImage).toBe("https://img.example.net/440.jpg");
-    expect(parsed.warnings).toEqual(["app 440: header_image host img.example.net is not in IMAGE_HOSTS; pages will not show it until it is added"]);
+    expect(parsed.warnings).toEqual([
+      "app 440: header_image host img.example.net is not in IMAGE_HOSTS; pages will not show it until it is added",
+    ]);
     expect(parseAppdetails(fixture).warnings).toEqual([]);
   });
 

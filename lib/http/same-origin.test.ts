@@ -17,11 +17,14 @@ describe("originHost", () => {
 });
 
 describe("isForeignServerAction", () => {
-  const action = (headers: Record<string, string>, method = "POST") => isForeignServerAction(new Headers({ "next-action": "7f00", ...headers }), method);
+  const action = (headers: Record<string, string>, method = "POST") =>
+    isForeignServerAction(new Headers({ "next-action": "7f00", ...headers }), method);
 
   it("lets through what Next lets through: same host, the first forwarded host, no Origin at all", () => {
     expect(action({ origin: "http://127.0.0.1:3000", host: "127.0.0.1:3000" })).toBe(false);
-    expect(action({ origin: "https://shop.example", host: "10.0.0.5:3000", "x-forwarded-host": "shop.example, proxy.internal" })).toBe(false);
+    expect(action({ origin: "https://shop.example", host: "10.0.0.5:3000", "x-forwarded-host": "shop.example, proxy.internal" })).toBe(
+      false,
+    );
     expect(action({ host: "127.0.0.1:3000" })).toBe(false);
   });
 

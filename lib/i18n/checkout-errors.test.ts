@@ -45,8 +45,16 @@ describe("localizeIssues: the API's schemas, in the shopper's language, by field
   });
 
   it.each([
-    [{ ...gift, target: { ...gift.target, inviteUrl: "https://evil.example/p/x/y" } }, "inviteUrl", "Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/abcd-efgh/ABCDEFGH."],
-    [{ ...gift, target: { ...gift.target, inviteUrl: `https://s.team/p/${"a".repeat(520)}` } }, "inviteUrl", "Ссылка слишком длинная: это точно ссылка-приглашение?"],
+    [
+      { ...gift, target: { ...gift.target, inviteUrl: "https://evil.example/p/x/y" } },
+      "inviteUrl",
+      "Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/abcd-efgh/ABCDEFGH.",
+    ],
+    [
+      { ...gift, target: { ...gift.target, inviteUrl: `https://s.team/p/${"a".repeat(520)}` } },
+      "inviteUrl",
+      "Ссылка слишком длинная: это точно ссылка-приглашение?",
+    ],
     [{ ...gift, target: { ...gift.target, region: "RUS" } }, "region", "Выберите регион из списка."],
     [{ ...gift, target: { ...gift.target, packageId: 1.5 } }, "packageId", "Выберите издание из списка."],
     [{ ...gift, email: "gamer@" }, "email", "Проверьте e-mail: нужен адрес вида name@example.com."],
@@ -62,8 +70,16 @@ describe("localizeIssues: the API's schemas, in the shopper's language, by field
     [{ ...gear, account: "76561197960265728" }, "account", "SteamID64 — это 17 цифр, начинается с 7656119."],
     [{ ...gear, item: "" }, "item", "Выберите предмет."],
     [{ ...gear, additionalFields: { tradeLink: "" } }, "tradeLink", "Вставьте трейд-ссылку: по ней придёт предмет."],
-    [{ ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/id/me" } }, "tradeLink", "Это не трейд-ссылка. Нужна ссылка вида https://steamcommunity.com/tradeoffer/new/?partner=…&token=…."],
-    [{ ...gear, additionalFields: { tradeLink: LINK.replace("39734273", "39734274") } }, "tradeLink", "Трейд-ссылка принадлежит другому аккаунту, не этому SteamID64."],
+    [
+      { ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/id/me" } },
+      "tradeLink",
+      "Это не трейд-ссылка. Нужна ссылка вида https://steamcommunity.com/tradeoffer/new/?partner=…&token=….",
+    ],
+    [
+      { ...gear, additionalFields: { tradeLink: LINK.replace("39734273", "39734274") } },
+      "tradeLink",
+      "Трейд-ссылка принадлежит другому аккаунту, не этому SteamID64.",
+    ],
     [{ ...gear, platform: "cs2" }, "platform", "Выберите игру из списка."],
   ])("gear %#: %s", (input, field, message) => {
     expect(fieldsFor(gearIntentRequestSchema, input)).toEqual({ fields: { [field]: message }, form: [] });
@@ -86,11 +102,19 @@ describe("localizeIssues: the API's schemas, in the shopper's language, by field
 
 describe("localizeApiError: the API's refusals by reason, beside the field they are about", () => {
   const regionName = (code: string) => ({ RU: "Россия", KZ: "Казахстан", TR: "Турция" })[code] ?? code;
-  const refusal = (status: number, reason: Reason | null, param?: string, message = "(the API's English, never read)") => ({ status, reason, param, message });
+  const refusal = (status: number, reason: Reason | null, param?: string, message = "(the API's English, never read)") => ({
+    status,
+    reason,
+    param,
+    message,
+  });
   const context = { regionName, giftRegions: ["RU"], region: "KZ", itemTitle: "AK-47 | Redline", code: "NOPE" };
 
   it.each([
-    [refusal(409, "region_not_giftable", "target.region"), { field: "region", message: "Эту игру нельзя подарить в регион «Казахстан». Доступны: Россия." }],
+    [
+      refusal(409, "region_not_giftable", "target.region"),
+      { field: "region", message: "Эту игру нельзя подарить в регион «Казахстан». Доступны: Россия." },
+    ],
     [refusal(400, "promo_code_unknown", "code"), { field: "code", message: "Промокода NOPE нет. Проверьте, как он написан." }],
     [refusal(400, "promo_code_expired", "code"), { field: "code", message: "Срок действия промокода NOPE истёк." }],
     [refusal(400, "promo_code_not_yet_valid", "code"), { field: "code", message: "Промокод NOPE ещё не действует." }],
@@ -99,12 +123,21 @@ describe("localizeApiError: the API's refusals by reason, beside the field they 
     [refusal(400, "promo_code_not_for_gear", "code"), { field: "code", message: "Промокод NOPE не действует на игровые предметы." }],
     [refusal(400, "promo_code_not_for_game", "code"), { field: "code", message: "Промокод NOPE не действует на эту игру." }],
     [refusal(400, "promo_code_not_for_platform", "code"), { field: "code", message: "Промокод NOPE не действует на предметы этой игры." }],
-    [refusal(409, "out_of_stock", "item"), { field: "item", message: "«AK-47 | Redline» закончился, пока вы оформляли заказ. Наличие обновлено — выберите другой предмет." }],
-    [refusal(400, "trade_link_mismatch", "additionalFields.tradeLink"), { field: "tradeLink", message: "Трейд-ссылка принадлежит другому аккаунту, не этому SteamID64." }],
+    [
+      refusal(409, "out_of_stock", "item"),
+      { field: "item", message: "«AK-47 | Redline» закончился, пока вы оформляли заказ. Наличие обновлено — выберите другой предмет." },
+    ],
+    [
+      refusal(400, "trade_link_mismatch", "additionalFields.tradeLink"),
+      { field: "tradeLink", message: "Трейд-ссылка принадлежит другому аккаунту, не этому SteamID64." },
+    ],
     [refusal(400, "invalid_field", "email"), { field: "email", message: "Проверьте e-mail: нужен адрес вида name@example.com." }],
     [refusal(400, "invalid_field", "target.region"), { field: "region", message: "Выберите регион из списка." }],
     [refusal(404, "item_not_found", "item"), { field: "item", message: "Этого предмета больше нет в магазине. Выберите другой." }],
-    [refusal(404, "edition_not_found", "target.packageId"), { field: "packageId", message: "Этого издания больше нет в магазине. Обновите страницу." }],
+    [
+      refusal(404, "edition_not_found", "target.packageId"),
+      { field: "packageId", message: "Этого издания больше нет в магазине. Обновите страницу." },
+    ],
     [refusal(404, "game_not_found", "item"), { message: "Этой игры больше нет в магазине. Обновите страницу." }],
     [refusal(409, "game_not_released"), { message: "Игра ещё не вышла — купить её пока нельзя." }],
     [refusal(409, "game_not_priced"), { message: "Эта игра сейчас не продаётся." }],
@@ -112,7 +145,10 @@ describe("localizeApiError: the API's refusals by reason, beside the field they 
     [refusal(429, "rate_limited"), { message: "Слишком много попыток. Подождите минуту и попробуйте снова." }],
     [refusal(500, "internal_error"), { message: "Магазин не смог выполнить запрос. Попробуйте ещё раз чуть позже." }],
     [refusal(400, "some_newer_reason" as Reason, undefined, "a newer refusal"), { message: "Ответ магазина: a newer refusal" }],
-    [refusal(502, null, undefined, "bad gateway"), { message: "Магазин не смог оформить заказ. Попробуйте ещё раз чуть позже. Ответ магазина: bad gateway" }],
+    [
+      refusal(502, null, undefined, "bad gateway"),
+      { message: "Магазин не смог оформить заказ. Попробуйте ещё раз чуть позже. Ответ магазина: bad gateway" },
+    ],
     [null, { message: "Нет связи с магазином. Проверьте подключение и попробуйте снова." }],
   ] as const)("%j", (answer, expected) => {
     expect(localizeApiError(answer, ru, context)).toEqual(expected);
@@ -125,9 +161,11 @@ describe("localizeApiError: the API's refusals by reason, beside the field they 
   });
 
   it("falls back to the codes without a region-name function", () => {
-    expect(localizeApiError(refusal(409, "region_not_giftable", "target.region"), en, { region: "TR", giftRegions: ["RU", "KZ"] })).toEqual({
-      field: "region",
-      message: "This game cannot be gifted to “TR”. Available: RU, KZ.",
-    });
+    expect(localizeApiError(refusal(409, "region_not_giftable", "target.region"), en, { region: "TR", giftRegions: ["RU", "KZ"] })).toEqual(
+      {
+        field: "region",
+        message: "This game cannot be gifted to “TR”. Available: RU, KZ.",
+      },
+    );
   });
 });

@@ -19,8 +19,7 @@ export interface PaymentRequest {
  * later (a notification handled by `handleNotification`).
  */
 export type PaymentStart =
-  | { outcome: "succeeded"; providerPaymentId: string }
-  | { outcome: "redirect"; redirectUrl: string; providerPaymentId: string };
+  { outcome: "succeeded"; providerPaymentId: string } | { outcome: "redirect"; redirectUrl: string; providerPaymentId: string };
 
 /** A provider's report about a payment, verified. */
 export interface PaymentNotification {

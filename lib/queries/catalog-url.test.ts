@@ -18,7 +18,10 @@ const view = (search: string) => readCatalogView(new URLSearchParams(search));
 describe("readCatalogView", () => {
   it.each([
     ["", { page: 1 }],
-    ["q=%D0%B3%D0%B0%D0%B2%D0%B0%D0%BD%D1%8C&genre=RPG&category=specials&page=3", { q: "гавань", genre: "rpg", category: "specials", page: 3 }],
+    [
+      "q=%D0%B3%D0%B0%D0%B2%D0%B0%D0%BD%D1%8C&genre=RPG&category=specials&page=3",
+      { q: "гавань", genre: "rpg", category: "specials", page: 3 },
+    ],
     ["q=++portal+2++", { q: "portal 2", page: 1 }],
     ["q=+++", { page: 1 }],
     ["genre=Open%20World", { genre: "open world", page: 1 }],
@@ -129,15 +132,13 @@ describe("catalogSearch and catalogHref", () => {
     expect(catalogHref({ q: "new", page: 1 }, keep)).toBe("/?q=new&utm_source=vk&utm_campaign=spring");
   });
 
-  it.each([
-    "",
-    "q=portal",
-    "q=%D0%B3%D0%B0%D0%B2%D0%B0%D0%BD%D1%8C&genre=horror",
-    "genre=open+world&category=coming_soon&page=7",
-  ])("round-trips %s", (search) => {
-    const once = view(search);
-    expect(view(catalogSearch(once).slice(1))).toEqual(once);
-  });
+  it.each(["", "q=portal", "q=%D0%B3%D0%B0%D0%B2%D0%B0%D0%BD%D1%8C&genre=horror", "genre=open+world&category=coming_soon&page=7"])(
+    "round-trips %s",
+    (search) => {
+      const once = view(search);
+      expect(view(catalogSearch(once).slice(1))).toEqual(once);
+    },
+  );
 });
 
 describe("toCatalogQuery and catalogApiPath", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { accountFieldErrors, passwordChangeRequestSchema, passwordProblem, safeReturnPath, signInRequestSchema, signUpRequestSchema } from "./account";
+import {
+  accountFieldErrors,
+  passwordChangeRequestSchema,
+  passwordProblem,
+  safeReturnPath,
+  signInRequestSchema,
+  signUpRequestSchema,
+} from "./account";
 
 const signUpErrors = (input: unknown) => {
   const result = signUpRequestSchema.safeParse(input);
@@ -26,7 +33,10 @@ describe("sign-up schema", () => {
     [{ email: "a@example.com", password: "🎮".repeat(9) }, { password: "password_too_short" }],
     [{ email: "a@example.com", password: "x".repeat(201) }, { password: "password_too_long" }],
     [{ email: "longname@example.com", password: "LongName@Example.com" }, { password: "password_is_email" }],
-    [{ email: "bad", password: "short" }, { email: "email_invalid", password: "password_too_short" }],
+    [
+      { email: "bad", password: "short" },
+      { email: "email_invalid", password: "password_too_short" },
+    ],
   ])("%j -> %j", (input, expected) => {
     expect(signUpErrors(input)).toEqual(expected);
   });
@@ -67,9 +77,12 @@ describe("password rules", () => {
     expect(passwordProblem(password, "gamer.pro@example.com")).toBe(code);
   });
 
-  it.each(["correct horse battery", "plum 7 kayak", "Tr0ub4dor&3x", "🎮🐉🎲🌵🎯🍕🎳🚀🧩🔑", "мой кот любит рыбу", "gamer pro plays chess"])("accepts %j", (password) => {
-    expect(passwordProblem(password, "gamer.pro@example.com")).toBeNull();
-  });
+  it.each(["correct horse battery", "plum 7 kayak", "Tr0ub4dor&3x", "🎮🐉🎲🌵🎯🍕🎳🚀🧩🔑", "мой кот любит рыбу", "gamer pro plays chess"])(
+    "accepts %j",
+    (password) => {
+      expect(passwordProblem(password, "gamer.pro@example.com")).toBeNull();
+    },
+  );
 
   it("applies at sign-up", () => {
     expect(signUpErrors({ email: "a@example.com", password: "aaaaaaaaaa" })).toEqual({ password: "password_too_simple" });

@@ -100,7 +100,10 @@ export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
 export const signInRequestSchema = z.object({
   email: accountEmailSchema,
-  password: z.string(code("password_required")).min(1, code("password_required")).max(PASSWORD_MAX_LENGTH * 4, code("password_too_long")),
+  password: z
+    .string(code("password_required"))
+    .min(1, code("password_required"))
+    .max(PASSWORD_MAX_LENGTH * 4, code("password_too_long")),
 });
 
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
@@ -112,7 +115,10 @@ export type SignInRequest = z.infer<typeof signInRequestSchema>;
 export const passwordChangeRequestSchema = z
   .object({
     email: accountEmailSchema,
-    currentPassword: z.string(code("password_required")).min(1, code("password_required")).max(PASSWORD_MAX_LENGTH * 4, code("password_too_long")),
+    currentPassword: z
+      .string(code("password_required"))
+      .min(1, code("password_required"))
+      .max(PASSWORD_MAX_LENGTH * 4, code("password_too_long")),
     newPassword: newPasswordSchema,
   })
   .refine((v) => !passwordIsEmail(v.newPassword, v.email), { ...code("password_is_email"), path: ["newPassword"] })

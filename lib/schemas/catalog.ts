@@ -17,10 +17,7 @@ export type Language = (typeof LANGUAGES)[number];
 
 const langSchema = z.preprocess(
   emptyToUndefined,
-  z
-    .enum(LANGUAGES, { error: "lang must be one of: ru, en" })
-    .default("ru")
-    .meta({ description: "Language of titles and descriptions" }),
+  z.enum(LANGUAGES, { error: "lang must be one of: ru, en" }).default("ru").meta({ description: "Language of titles and descriptions" }),
 );
 
 export const catalogQuerySchema = z.object({

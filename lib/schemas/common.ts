@@ -8,7 +8,9 @@ export const errorSchema = z
   .object({
     code: z.int().meta({ description: "The HTTP status code of the response" }),
     message: z.string().meta({ description: "What went wrong, in English for a developer; may be reworded: branch on `reason`" }),
-    reason: z.string().meta({ description: "Why, as a stable snake_case word from the documented catalogue (an extension)", example: "out_of_stock" }),
+    reason: z
+      .string()
+      .meta({ description: "Why, as a stable snake_case word from the documented catalogue (an extension)", example: "out_of_stock" }),
     param: z
       .string()
       .optional()
@@ -70,7 +72,16 @@ let callbackAllowHosts: ReadonlySet<string> = new Set();
  * in the browser, where the strict rule holds.
  */
 export function allowCallbackHosts(hosts: Iterable<string>): void {
-  callbackAllowHosts = new Set([...hosts].map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1")).filter(Boolean));
+  callbackAllowHosts = new Set(
+    [...hosts]
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[(.*)\]$/, "$1"),
+      )
+      .filter(Boolean),
+  );
 }
 
 /**

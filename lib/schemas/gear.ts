@@ -62,9 +62,7 @@ export const gearIntentRequestSchema = z
         .max(128, { error: "item must be at most 128 characters" })
         .meta({ example: "ak47-redline" }),
       code: promoCodeSchema.optional(),
-      fee: z
-        .literal("excluded", { error: 'fee must be "excluded" (the only fee mode for gear)' })
-        .default("excluded"),
+      fee: z.literal("excluded", { error: 'fee must be "excluded" (the only fee mode for gear)' }).default("excluded"),
       attribution: attributionSchema.optional(),
       successUrl: redirectUrlSchema("successUrl").optional(),
       failureUrl: redirectUrlSchema("failureUrl").optional(),
@@ -138,8 +136,6 @@ export const gearItemSchema = z
 
 export type GearItem = z.infer<typeof gearItemSchema>;
 
-export const gearItemsResponseSchema = z
-  .object({ items: z.array(gearItemSchema), total: z.int() })
-  .meta({ id: "GearItemsResponse" });
+export const gearItemsResponseSchema = z.object({ items: z.array(gearItemSchema), total: z.int() }).meta({ id: "GearItemsResponse" });
 
 export type GearItemsResponse = z.infer<typeof gearItemsResponseSchema>;

@@ -2,7 +2,15 @@ import { z } from "zod";
 import "./zod-config";
 import { isInviteUrl } from "@/lib/steam";
 import { CURRENCY, FEE_MODES } from "@/lib/money";
-import { appIdSchema, attributionSchema, callbackUrlSchema, emailSchema, intentBreakdownShape, promoCodeSchema, redirectUrlSchema } from "./common";
+import {
+  appIdSchema,
+  attributionSchema,
+  callbackUrlSchema,
+  emailSchema,
+  intentBreakdownShape,
+  promoCodeSchema,
+  redirectUrlSchema,
+} from "./common";
 import { GIFT_PLATFORM } from "./gift-params";
 
 export const inviteUrlSchema = z
@@ -24,9 +32,7 @@ export const regionSchema = z
 export const giftVerifyRequestSchema = z
   .strictObject(
     {
-      platform: z
-        .literal(GIFT_PLATFORM, { error: `platform must be "${GIFT_PLATFORM}" when given` })
-        .optional(),
+      platform: z.literal(GIFT_PLATFORM, { error: `platform must be "${GIFT_PLATFORM}" when given` }).optional(),
       item: appIdSchema("item"),
       target: z.strictObject(
         {

@@ -66,4 +66,3 @@ export const intentSchema = z
   .meta({ id: "Intent" });
 
 export type PublicIntent = z.infer<typeof intentSchema>;
-

@@ -75,7 +75,10 @@ describe("giftVerifyRequestSchema", () => {
     [{ ...gift, platform: "store-gear" }, 'platform must be "store-gift" when given'],
     [{ ...gift, target: undefined }, "target is required"],
     [{ ...gift, target: "RU" }, "target must be an object with inviteUrl and region"],
-    [{ ...gift, target: { ...gift.target, inviteUrl: "https://evil.io/p/a/b" } }, "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH"],
+    [
+      { ...gift, target: { ...gift.target, inviteUrl: "https://evil.io/p/a/b" } },
+      "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH",
+    ],
     [{ ...gift, target: { ...gift.target, region: "RUS" } }, "target.region must be a two-letter region code such as RU"],
     [{ ...gift, target: { ...gift.target, packageId: -1 } }, "target.packageId must be a positive integer"],
     [{ ...gift, target: { ...gift.target, packageId: "6201" } }, "target.packageId must be a positive integer"],
@@ -126,9 +129,14 @@ describe("gearIntentRequestSchema", () => {
   });
 
   it("marks a trade link of another account so forms can tell it from a malformed one", () => {
-    const result = gearIntentRequestSchema.safeParse({ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } });
+    const result = gearIntentRequestSchema.safeParse({
+      ...gear,
+      additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") },
+    });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toMatchObject([{ code: "custom", path: ["additionalFields", "tradeLink"], params: { reason: "trade_link_mismatch" } }]);
+    expect(result.error?.issues).toMatchObject([
+      { code: "custom", path: ["additionalFields", "tradeLink"], params: { reason: "trade_link_mismatch" } },
+    ]);
   });
 
   it("does not call a trade link another account's when the account itself is bad", () => {
@@ -142,10 +150,22 @@ describe("gearIntentRequestSchema", () => {
     [{ ...gear, platform: "cs2" }, "platform must be the game's appId (a positive integer)"],
     [{ ...gear, item: "" }, "item must not be empty"],
     [{ ...gear, fee: "included" }, 'fee must be "excluded" (the only fee mode for gear)'],
-    [{ ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/tradeoffer/new/?partner=1" } }, "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>"],
-    [{ ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } }, "additionalFields.tradeLink belongs to another account than account"],
-    [{ ...gear, additionalFields: { tradeLink: `${tradeLink}&partner=39734274` } }, "additionalFields.tradeLink must give partner and token once each"],
-    [{ ...gear, additionalFields: { tradeLink: `${tradeLink}&token=ZzZzZz99` } }, "additionalFields.tradeLink must give partner and token once each"],
+    [
+      { ...gear, additionalFields: { tradeLink: "https://steamcommunity.com/tradeoffer/new/?partner=1" } },
+      "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>",
+    ],
+    [
+      { ...gear, additionalFields: { tradeLink: tradeLink.replace("39734273", "39734274") } },
+      "additionalFields.tradeLink belongs to another account than account",
+    ],
+    [
+      { ...gear, additionalFields: { tradeLink: `${tradeLink}&partner=39734274` } },
+      "additionalFields.tradeLink must give partner and token once each",
+    ],
+    [
+      { ...gear, additionalFields: { tradeLink: `${tradeLink}&token=ZzZzZz99` } },
+      "additionalFields.tradeLink must give partner and token once each",
+    ],
     [{ ...gear, additionalFields: { storeId: "" } }, "additionalFields.storeId must not be empty"],
     [{ ...gear, successUrl: "javascript:alert(1)" }, "successUrl must be an absolute https:// URL (http:// only for localhost)"],
     [{ ...gear, failureUrl: "/relative" }, "failureUrl must be an absolute https:// URL (http:// only for localhost)"],
@@ -206,12 +226,14 @@ describe("callbackUrlSchema", () => {
     expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBe(message);
   });
 
-  it.each(["https://partner.example.com/hook", "https://8.8.8.8/hook", "https://[2606:4700:4700::1111]/hook", "https://partner.example.com./hook"])(
-    "accepts %s",
-    (url) => {
-      expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBeNull();
-    },
-  );
+  it.each([
+    "https://partner.example.com/hook",
+    "https://8.8.8.8/hook",
+    "https://[2606:4700:4700::1111]/hook",
+    "https://partner.example.com./hook",
+  ])("accepts %s", (url) => {
+    expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBeNull();
+  });
 
   it("opens the hosts WEBHOOK_ALLOW_HOSTS names, over http too, and only those", () => {
     allowCallbackHosts(["127.0.0.1", "[::1]", "Localhost"]);
@@ -219,7 +241,9 @@ describe("callbackUrlSchema", () => {
       for (const url of ["http://127.0.0.1:9000/hook", "https://[::1]/hook", "http://localhost:3000/hook"]) {
         expect(messageFor(callbackUrlSchema("callbackUrl"), url)).toBeNull();
       }
-      expect(messageFor(callbackUrlSchema("callbackUrl"), "http://localhost.:3000/hook")).toBe("callbackUrl must be an absolute https:// URL");
+      expect(messageFor(callbackUrlSchema("callbackUrl"), "http://localhost.:3000/hook")).toBe(
+        "callbackUrl must be an absolute https:// URL",
+      );
       expect(messageFor(callbackUrlSchema("callbackUrl"), "https://10.0.0.1/hook")).toBe(`${LOCAL}: 10.0.0.1 is a private address`);
     } finally {
       allowCallbackHosts([]);
@@ -227,8 +251,17 @@ describe("callbackUrlSchema", () => {
   });
 
   it("is the rule both intent requests apply to callbackUrl", () => {
-    expect(messageFor(gearIntentRequestSchema, { ...gear, callbackUrl: "https://169.254.169.254/" })).toBe(`${LOCAL}: 169.254.169.254 is a metadata address`);
-    const gift = { item: "620", target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" }, email: "a@example.com", fee: "excluded" };
-    expect(messageFor(giftVerifyRequestSchema, { ...gift, callbackUrl: "https://localhost./hook" })).toBe(`${LOCAL}: localhost. is a local name`);
+    expect(messageFor(gearIntentRequestSchema, { ...gear, callbackUrl: "https://169.254.169.254/" })).toBe(
+      `${LOCAL}: 169.254.169.254 is a metadata address`,
+    );
+    const gift = {
+      item: "620",
+      target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
+      email: "a@example.com",
+      fee: "excluded",
+    };
+    expect(messageFor(giftVerifyRequestSchema, { ...gift, callbackUrl: "https://localhost./hook" })).toBe(
+      `${LOCAL}: localhost. is a local name`,
+    );
   });
 });

@@ -1,7 +1,17 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
-import { apiTokens, games, gearItems, intents, packages, users, webhookAttempts, webhookDeliveries, type WEBHOOK_DELIVERY_STATUSES } from "@/lib/db/schema";
+import {
+  apiTokens,
+  games,
+  gearItems,
+  intents,
+  packages,
+  users,
+  webhookAttempts,
+  webhookDeliveries,
+  type WEBHOOK_DELIVERY_STATUSES,
+} from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import type { ApiScope } from "@/lib/schemas/tokens";
 import { createApiToken, type CreatedToken } from "./tokens";
@@ -104,7 +114,10 @@ export async function listUserIntents(
     .limit(limit + 1);
 
   const page = rows.slice(0, limit);
-  const callbacks = await listCallbacks(db, page.map((r) => r.id));
+  const callbacks = await listCallbacks(
+    db,
+    page.map((r) => r.id),
+  );
   return {
     intents: page.map(({ packageTitle, gearTitle, ...r }) => ({
       ...r,

@@ -21,8 +21,19 @@ describe("searchTerms", () => {
 });
 
 describe("listCatalog's cache", () => {
-  const row = { app_id: 620, title: "Portal 2", title_ru: null, short_description: "", short_description_en: null, header_image: null,
-    genres: [], coming_soon: false, price_initial: 39900, price_final: 39900, discount_percent: 0 };
+  const row = {
+    app_id: 620,
+    title: "Portal 2",
+    title_ru: null,
+    short_description: "",
+    short_description_en: null,
+    header_image: null,
+    genres: [],
+    coming_soon: false,
+    price_initial: 39900,
+    price_final: 39900,
+    discount_percent: 0,
+  };
   const db = { execute: async () => ({ rows: [row] }) } as unknown as Database;
 
   it("keeps one entry for one query whatever host the requests name, and answers each with its own origin", async () => {

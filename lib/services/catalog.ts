@@ -181,7 +181,8 @@ interface PackageRow extends Record<string, unknown> {
 
 /** One game with its editions and gift regions; `game_not_found` when the store does not have it (or the id is no appId). */
 export async function getGameOrThrow(db: Database, appIdParam: number | string, lang: Language, origin: string): Promise<GameDetails> {
-  if (typeof appIdParam === "string" && !isAppId(appIdParam)) throw new DomainError("game_not_found", { appId: appIdParam.slice(0, 64) }, "appId");
+  if (typeof appIdParam === "string" && !isAppId(appIdParam))
+    throw new DomainError("game_not_found", { appId: appIdParam.slice(0, 64) }, "appId");
   const appId = Number(appIdParam);
   const [games, packages] = await Promise.all([
     db.execute<GameRow & { gift_regions: string[] }>(

@@ -14,7 +14,6 @@ const liveReservations = (itemId: unknown) =>
   sql`SELECT count(*)::int FROM intents i
       WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment' AND i.expires_at > now()`;
 
-
 /**
  * Reserves one unit of a gear item for the gamer and records an intent. The database holds the
  * unit: the insert's trigger locks the item and refuses it when live reservations fill the stock,
@@ -48,7 +47,7 @@ export async function reserveGear(
       holder: { token, clientKey },
       values: {
         kind: "gear",
-          appId: input.platform,
+        appId: input.platform,
         gearItemId: item.id,
         account: input.account,
         tradeLink: input.additionalFields?.tradeLink,

@@ -34,7 +34,8 @@ export async function verifyGift(
   );
   const game = rows[0];
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
-  if (game.package_id === null) throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
+  if (game.package_id === null)
+    throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
   const region = input.target.region;
   const refusal = giftRefusal({ comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions }, region);
   if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, "target.region");

@@ -42,7 +42,9 @@ const OPEN_HOLD = sql`i.status = 'requires_payment' AND i.expires_at > now() AND
  */
 export async function claimHoldSlot(tx: DbExecutor, holder: Holder): Promise<void> {
   if (holder.token.purpose !== "storefront") return;
-  const scopes: [HoldScope, string][] = [holder.token.guest ? ["session", `hold:token:${holder.token.id}`] : ["account", `hold:user:${holder.token.userId}`]];
+  const scopes: [HoldScope, string][] = [
+    holder.token.guest ? ["session", `hold:token:${holder.token.id}`] : ["account", `hold:user:${holder.token.userId}`],
+  ];
   if (holder.clientKey) scopes.push(["address", `hold:addr:${holder.clientKey}`]);
   for (const [, key] of [...scopes].sort((a, b) => a[1].localeCompare(b[1]))) {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);

@@ -12,7 +12,6 @@ import type { PublicIntent } from "@/lib/schemas/intents";
 import { ownershipOf, type AuthToken } from "./tokens";
 import { enqueueIntentEvent } from "./webhook-outbox";
 
-
 /** Unpaid and past its time, judged by the database clock, the one the triggers use. */
 const lapsed = sql<boolean>`(${intents.status} = 'requires_payment' AND ${intents.expiresAt} <= now())`;
 
@@ -168,11 +167,7 @@ interface MoveOptions {
 async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus, options: MoveOptions): Promise<IntentView> {
   if (!isUuid(intentId)) throw intentNotFound(intentId);
   return db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ status: intents.status, lapsed })
-      .from(intents)
-      .where(eq(intents.id, intentId))
-      .for("update");
+    const [locked] = await tx.select({ status: intents.status, lapsed }).from(intents).where(eq(intents.id, intentId)).for("update");
     if (!locked) throw intentNotFound(intentId);
     const current: IntentStatus = locked.lapsed ? "expired" : locked.status;
     if (!canTransition(current, target)) throw stateConflict(intentId, current, target);

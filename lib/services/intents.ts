@@ -20,7 +20,10 @@ export interface IntentInput {
   promoTarget: PromoTarget;
   /** Who asks: the intent's token, and what the open-holds caps count (lib/services/holds.ts). */
   holder: Holder;
-  values: Omit<IntentValues, keyof Quote | "feeMode" | "promoCodeId" | "expiresAt" | "id" | "status" | "currency" | "createdAt" | "tokenId" | "clientKey">;
+  values: Omit<
+    IntentValues,
+    keyof Quote | "feeMode" | "promoCodeId" | "expiresAt" | "id" | "status" | "currency" | "createdAt" | "tokenId" | "clientKey"
+  >;
 }
 
 export interface CreatedIntent {

@@ -7,16 +7,10 @@ import { isDomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
 import { paymentPagePath, paymentResultPath } from "@/lib/payments/paths";
 import { redirectUrlOf } from "@/lib/schemas/common";
-import {
-  cancelIntent,
-  findIntentView,
-  payIntent,
-  type IntentView,
-} from "./intent-lifecycle";
+import { cancelIntent, findIntentView, payIntent, type IntentView } from "./intent-lifecycle";
 
 export const PAYMENT_CHOICES = ["pay", "decline"] as const;
 export type PaymentChoice = (typeof PAYMENT_CHOICES)[number];
-
 
 // Only URLs stored (and validated) when the intent was created, or the store's own pages: nothing
 // a request carries can choose where the buyer is sent, so the page is no open redirect.

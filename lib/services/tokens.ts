@@ -60,10 +60,7 @@ export function ownershipOf(token: AuthToken): Ownership {
   return { userId: token.userId, tokenId: token.guest ? token.id : null };
 }
 
-export type AuthResult =
-  | { ok: true; token: AuthToken }
-  | { ok: false; reason: "malformed" | "unknown" | "expired" | "revoked" };
-
+export type AuthResult = { ok: true; token: AuthToken } | { ok: false; reason: "malformed" | "unknown" | "expired" | "revoked" };
 
 interface CachedToken {
   token: AuthToken;
@@ -226,10 +223,12 @@ async function resolveGuestOwner(db: Database): Promise<string> {
     .where(isGuestOwner)
     .limit(1);
   if (!row) throw new Error(`could not create the storefront guest owner ${STOREFRONT_GUEST_EMAIL}`);
-  if (row.hasPassword) throw new Error(`the storefront guest owner ${STOREFRONT_GUEST_EMAIL} has a password: it was signed up as an account and must not own guests' intents`);
+  if (row.hasPassword)
+    throw new Error(
+      `the storefront guest owner ${STOREFRONT_GUEST_EMAIL} has a password: it was signed up as an account and must not own guests' intents`,
+    );
   return row.id;
 }
-
 
 /**
  * A short-lived token for one browser session of the store's own pages: the pages call the same

@@ -19,16 +19,15 @@ const accountColumns = { id: users.id, email: users.email, name: users.name };
  * it has a password (owners the token CLI made have none), is refused: claiming it here without
  * proving the mailbox would hand over someone else's tokens and intents.
  */
-export async function registerUser(db: Database, input: SignUpRequest): Promise<{ ok: true; user: AccountUser } | { ok: false; reason: "email_taken" }> {
+export async function registerUser(
+  db: Database,
+  input: SignUpRequest,
+): Promise<{ ok: true; user: AccountUser } | { ok: false; reason: "email_taken" }> {
   // Reserved even before the first guest makes it exist: its owner holds every guest's intents.
   if (input.email.toLowerCase() === STOREFRONT_GUEST_EMAIL) return { ok: false, reason: "email_taken" };
   const passwordHash = await hashPassword(input.password);
   // The unique index on lower(email) decides races between two sign-ups of one address.
-  const [row] = await db
-    .insert(users)
-    .values({ email: input.email, passwordHash })
-    .onConflictDoNothing()
-    .returning(accountColumns);
+  const [row] = await db.insert(users).values({ email: input.email, passwordHash }).onConflictDoNothing().returning(accountColumns);
   return row ? { ok: true, user: row } : { ok: false, reason: "email_taken" };
 }
 
@@ -45,7 +44,10 @@ export async function verifyUserCredentials(db: Database, input: SignInRequest):
   }
   if (!(await verifyPassword(input.password, row.passwordHash))) return null;
   if (needsRehash(row.passwordHash)) {
-    await db.update(users).set({ passwordHash: await hashPassword(input.password) }).where(eq(users.id, row.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(users.id, row.id));
   }
   return { id: row.id, email: row.email, name: row.name };
 }

@@ -21,9 +21,17 @@ export const CALLBACKS_GUIDE: { title: string; body: string[] } = {
 };
 
 const signatureHeaders = [
-  { name: "webhook-id", description: "`msg_` and 32 hex digits; the same on every attempt of one event: the receiver's dedupe key", schema: { type: "string", pattern: "^msg_[0-9a-f]{32}$" } },
+  {
+    name: "webhook-id",
+    description: "`msg_` and 32 hex digits; the same on every attempt of one event: the receiver's dedupe key",
+    schema: { type: "string", pattern: "^msg_[0-9a-f]{32}$" },
+  },
   { name: "webhook-timestamp", description: "Unix seconds when this attempt was signed", schema: { type: "string", pattern: "^[0-9]+$" } },
-  { name: "webhook-signature", description: "Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` signatures", schema: { type: "string" } },
+  {
+    name: "webhook-signature",
+    description: "Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` signatures",
+    schema: { type: "string" },
+  },
 ].map((h) => ({ ...h, in: "header", required: true }));
 
 /** OpenAPI 3.1 `webhooks`: what the store sends to a `callbackUrl`. */
@@ -43,7 +51,10 @@ export const CALLBACK_WEBHOOKS = {
               properties: {
                 type: { type: "string", const: "intent.paid" },
                 timestamp: { type: "string", format: "date-time", description: "When the event happened" },
-                data: { $ref: "#/components/schemas/Intent", description: "The intent as it was then, as GET /intents/{intentId} returns it" },
+                data: {
+                  $ref: "#/components/schemas/Intent",
+                  description: "The intent as it was then, as GET /intents/{intentId} returns it",
+                },
               },
             },
           },

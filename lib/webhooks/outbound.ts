@@ -28,7 +28,12 @@ export function parseAllowHosts(text: string): Set<string> {
   return new Set(
     text
       .split(",")
-      .map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1"))
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[(.*)\]$/, "$1"),
+      )
       .filter(Boolean),
   );
 }
@@ -82,7 +87,10 @@ async function vetTarget(target: string, options: OutboundOptions, deadline: Abo
   const hostname = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
   const allowed = options.allowHosts.has(hostname);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && allowed)) {
-    throw new Refused(`callbacks are sent over https only (http:// only to hosts allowed for development), not to ${url.protocol}//${url.host}`, true);
+    throw new Refused(
+      `callbacks are sent over https only (http:// only to hosts allowed for development), not to ${url.protocol}//${url.host}`,
+      true,
+    );
   }
   if (url.username || url.password) throw new Refused("a callback URL may not carry credentials", true);
 
@@ -94,7 +102,10 @@ async function vetTarget(target: string, options: OutboundOptions, deadline: Abo
       addresses = (await untilDeadline((options.resolve ?? defaultResolve)(hostname), deadline)).map((a) => a.address);
     } catch (err) {
       if (deadline.aborted) throw err;
-      throw new Refused(`the callback host ${hostname} could not be resolved (${(err as NodeJS.ErrnoException).code ?? "DNS error"})`, false);
+      throw new Refused(
+        `the callback host ${hostname} could not be resolved (${(err as NodeJS.ErrnoException).code ?? "DNS error"})`,
+        false,
+      );
     }
     if (addresses.length === 0) throw new Refused(`the callback host ${hostname} has no addresses`, false);
   }

@@ -3,9 +3,7 @@ import { DEFAULT_RETRY_SCHEDULE, formatDelay, parseRetrySchedule } from "./sched
 
 describe("parseRetrySchedule", () => {
   it("reads the default schedule as the issue gives it", () => {
-    expect(parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)).toEqual([
-      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000,
-    ]);
+    expect(parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000]);
   });
 
   it.each([

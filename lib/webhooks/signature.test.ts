@@ -24,7 +24,11 @@ const atVector = { now: new Date(VECTOR.timestamp * 1000) };
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
 const OTHER_SECRET = `whsec_${Buffer.alloc(32, 8).toString("base64")}`;
-const BODY = JSON.stringify({ type: "intent.paid", timestamp: "2026-01-02T03:04:05.000Z", data: { intentId: "x", amount: 37706, note: "Привет" } });
+const BODY = JSON.stringify({
+  type: "intent.paid",
+  timestamp: "2026-01-02T03:04:05.000Z",
+  data: { intentId: "x", amount: 37706, note: "Привет" },
+});
 
 describe("signWebhook", () => {
   it("reproduces the Standard Webhooks test vector", () => {
@@ -33,7 +37,9 @@ describe("signWebhook", () => {
 
   it("is HMAC-SHA256 of `id.timestamp.body` under the base64-decoded secret, computed independently", () => {
     const key = Buffer.from(SECRET.slice("whsec_".length), "base64");
-    const expected = createHmac("sha256", key).update(Buffer.from(`msg_1.1700000000.${BODY}`, "utf8")).digest("base64");
+    const expected = createHmac("sha256", key)
+      .update(Buffer.from(`msg_1.1700000000.${BODY}`, "utf8"))
+      .digest("base64");
     expect(signWebhook(SECRET, "msg_1", 1700000000, BODY)).toBe(`v1,${expected}`);
     expect(signWebhook(SECRET, "msg_1", 1700000000, Buffer.from(BODY))).toBe(`v1,${expected}`);
   });
@@ -65,11 +71,41 @@ describe("verifyWebhook", () => {
     ["a changed body", vectorHeaders, '{"test": 2432232315}', VECTOR.secret, "no matching signature"],
     ["another secret", vectorHeaders, VECTOR.body, OTHER_SECRET, "no matching signature"],
     ["a changed id", { ...vectorHeaders, "webhook-id": "msg_other" }, VECTOR.body, VECTOR.secret, "no matching signature"],
-    ["a changed timestamp", { ...vectorHeaders, "webhook-timestamp": String(VECTOR.timestamp + 1) }, VECTOR.body, VECTOR.secret, "no matching signature"],
-    ["a v2 label on the right value", { ...vectorHeaders, "webhook-signature": VECTOR.signature.replace("v1,", "v2,") }, VECTOR.body, VECTOR.secret, "no matching signature"],
-    ["a truncated signature", { ...vectorHeaders, "webhook-signature": VECTOR.signature.slice(0, 20) }, VECTOR.body, VECTOR.secret, "no matching signature"],
-    ["no signature header", { "webhook-id": VECTOR.id, "webhook-timestamp": String(VECTOR.timestamp) }, VECTOR.body, VECTOR.secret, "missing webhook-id, webhook-timestamp or webhook-signature"],
-    ["a non-numeric timestamp", { ...vectorHeaders, "webhook-timestamp": "1614265330.5" }, VECTOR.body, VECTOR.secret, "webhook-timestamp is not whole seconds"],
+    [
+      "a changed timestamp",
+      { ...vectorHeaders, "webhook-timestamp": String(VECTOR.timestamp + 1) },
+      VECTOR.body,
+      VECTOR.secret,
+      "no matching signature",
+    ],
+    [
+      "a v2 label on the right value",
+      { ...vectorHeaders, "webhook-signature": VECTOR.signature.replace("v1,", "v2,") },
+      VECTOR.body,
+      VECTOR.secret,
+      "no matching signature",
+    ],
+    [
+      "a truncated signature",
+      { ...vectorHeaders, "webhook-signature": VECTOR.signature.slice(0, 20) },
+      VECTOR.body,
+      VECTOR.secret,
+      "no matching signature",
+    ],
+    [
+      "no signature header",
+      { "webhook-id": VECTOR.id, "webhook-timestamp": String(VECTOR.timestamp) },
+      VECTOR.body,
+      VECTOR.secret,
+      "missing webhook-id, webhook-timestamp or webhook-signature",
+    ],
+    [
+      "a non-numeric timestamp",
+      { ...vectorHeaders, "webhook-timestamp": "1614265330.5" },
+      VECTOR.body,
+      VECTOR.secret,
+      "webhook-timestamp is not whole seconds",
+    ],
   ];
   it.each(bad)("refuses %s", (_, headers, body, secret, message) => {
     expect(() => verifyWebhook(secret, headers, body, atVector)).toThrow(new WebhookVerificationError(message));
@@ -107,7 +143,11 @@ describe("the receiver example in the API guide", () => {
 
   it("accepts the Standard Webhooks vector when it is fresh", () => {
     const now = Math.floor(Date.now() / 1000);
-    const fresh = { ...vectorHeaders, "webhook-timestamp": String(now), "webhook-signature": signWebhook(VECTOR.secret, VECTOR.id, now, VECTOR.body) };
+    const fresh = {
+      ...vectorHeaders,
+      "webhook-timestamp": String(now),
+      "webhook-signature": signWebhook(VECTOR.secret, VECTOR.id, now, VECTOR.body),
+    };
     expect(verifyGiftKeyCallback(VECTOR.secret, fresh, VECTOR.body)).toBe(true);
     // The vector itself is from 2021: a receiver must refuse it as a replay.
     expect(verifyGiftKeyCallback(VECTOR.secret, vectorHeaders, VECTOR.body)).toBe(false);
@@ -123,7 +163,10 @@ describe("the receiver example in the API guide", () => {
 
   it("accepts one good signature among several", () => {
     const headers = webhookHeaders(SECRET, "msg_1", BODY);
-    const rotated = { ...headers, "webhook-signature": `${signWebhook(OTHER_SECRET, "msg_1", Number(headers["webhook-timestamp"]), BODY)} ${headers["webhook-signature"]}` };
+    const rotated = {
+      ...headers,
+      "webhook-signature": `${signWebhook(OTHER_SECRET, "msg_1", Number(headers["webhook-timestamp"]), BODY)} ${headers["webhook-signature"]}`,
+    };
     expect(verifyGiftKeyCallback(SECRET, rotated, BODY)).toBe(true);
     expect(verifyGiftKeyCallback(OTHER_SECRET, rotated, BODY)).toBe(true);
   });

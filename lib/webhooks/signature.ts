@@ -67,7 +67,8 @@ export function verifyWebhook(
   const id = header(headers, "webhook-id");
   const timestampText = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature");
-  if (!id || !timestampText || !signatures) throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature");
+  if (!id || !timestampText || !signatures)
+    throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature");
   if (!/^\d{1,12}$/.test(timestampText)) throw new WebhookVerificationError("webhook-timestamp is not whole seconds");
   const timestamp = Number(timestampText);
   const skew = Math.floor(now.getTime() / 1000) - timestamp;

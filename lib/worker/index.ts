@@ -17,10 +17,22 @@ export function backgroundJobs(db: Database): BackgroundJob[] {
   return [
     webhookDeliveryJob(db, deliveryConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
     // Records expiries (stock and the public status never wait for it) and gives promo uses back.
-    { name: "expire-intents", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await expireDueIntents(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH },
-    { name: "purge-idempotency-keys", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await purgeExpiredIdempotencyKeys(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH },
+    {
+      name: "expire-intents",
+      intervalMs: env.SWEEP_INTERVAL_MS,
+      run: async () => (await expireDueIntents(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH,
+    },
+    {
+      name: "purge-idempotency-keys",
+      intervalMs: env.SWEEP_INTERVAL_MS,
+      run: async () => (await purgeExpiredIdempotencyKeys(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH,
+    },
     // Ended rate-limit windows: one row per active key and window, so a batch is usually enough.
-    { name: "purge-rate-limits", intervalMs: env.SWEEP_INTERVAL_MS, run: async () => (await purgeExpiredRateLimits(db, { limit: 5_000 })) === 5_000 },
+    {
+      name: "purge-rate-limits",
+      intervalMs: env.SWEEP_INTERVAL_MS,
+      run: async () => (await purgeExpiredRateLimits(db, { limit: 5_000 })) === 5_000,
+    },
   ];
 }
 

@@ -27,7 +27,9 @@ export function webhookDeliveryJob(db: Database, config: DeliveryConfig, { pollM
         const attempt = attemptDelivery(db, delivery, config)
           .then(() => undefined)
           // The lease runs out and the delivery is due again: an error here loses nothing.
-          .catch((err: unknown) => log.error({ area: "callbacks", deliveryId: delivery.id, err: asError(err) }, "callback attempt not recorded"))
+          .catch((err: unknown) =>
+            log.error({ area: "callbacks", deliveryId: delivery.id, err: asError(err) }, "callback attempt not recorded"),
+          )
           .finally(() => {
             inFlight.delete(attempt);
             if (saturated) {

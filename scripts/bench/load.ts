@@ -90,7 +90,9 @@ export function treeCpuSeconds(rootPid: number): number {
   let ticks = 0;
   for (const pid of treePids(rootPid)) {
     // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
-    const fields = readProc(`/proc/${pid}/stat`).replace(/^.*\) /s, "").split(" ");
+    const fields = readProc(`/proc/${pid}/stat`)
+      .replace(/^.*\) /s, "")
+      .split(" ");
     ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
   }
   return ticks / CLOCK_TICKS_PER_SECOND;

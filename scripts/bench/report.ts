@@ -70,7 +70,21 @@ export function printReport(report: {
   durability: Durability[];
   seconds: number;
 }): void {
-  const header = ["phase", "scenario", "conns", "bytes", "rps", "p50 ms", "p99 ms", "non2xx", "errors", "x node", "x floor", "p99 x floor", "target"];
+  const header = [
+    "phase",
+    "scenario",
+    "conns",
+    "bytes",
+    "rps",
+    "p50 ms",
+    "p99 ms",
+    "non2xx",
+    "errors",
+    "x node",
+    "x floor",
+    "p99 x floor",
+    "target",
+  ];
   const lines = report.rows.map((r) => [
     r.phase,
     r.scenario,
@@ -96,7 +110,9 @@ export function printReport(report: {
   );
   const assessed = report.rows.filter((r) => r.met !== null);
   console.log(`Met ${assessed.filter((r) => r.met).length} of ${assessed.length}; "x node" and "x floor" are throughput ratios.`);
-  console.log(`Peak RSS of the Next server (process tree): ${mib(report.peakRss.cached)} cached, ${mib(report.peakRss.uncached)} uncached.`);
+  console.log(
+    `Peak RSS of the Next server (process tree): ${mib(report.peakRss.cached)} cached, ${mib(report.peakRss.uncached)} uncached.`,
+  );
   for (const d of report.durability) {
     const cutOff = d.inDatabase - d.created;
     const verdict = d.found === d.created && cutOff >= 0 ? "ok" : "FAILED";
@@ -133,7 +149,19 @@ export function printClusterReport(report: {
   loadAfter: number;
   seconds: number;
 }): void {
-  const header = ["scenario", "server", "rps", "p50 ms", "p99 ms", "non2xx", "errors", "x 1 process", "cores", "req/CPU-s", "rps per round"];
+  const header = [
+    "scenario",
+    "server",
+    "rps",
+    "p50 ms",
+    "p99 ms",
+    "non2xx",
+    "errors",
+    "x 1 process",
+    "cores",
+    "req/CPU-s",
+    "rps per round",
+  ];
   const scenarios = [...new Set(report.rows.map((r) => r.scenario))];
   const lines = scenarios.flatMap((scenario, i) => [
     ...(i > 0 ? [null] : []),
@@ -164,13 +192,18 @@ export function printClusterReport(report: {
     const verdict = d.found === d.created && d.inDatabase >= d.created ? "ok" : "FAILED";
     console.log(`Durability (${d.kind}): ${d.created} 201 responses, ${d.found} of their intents committed: ${verdict}.`);
   }
-  console.log(`Load average (1 min) ${report.loadBefore.toFixed(1)} before, ${report.loadAfter.toFixed(1)} after; whole run ${(report.seconds / 60).toFixed(1)} min.`);
+  console.log(
+    `Load average (1 min) ${report.loadBefore.toFixed(1)} before, ${report.loadAfter.toFixed(1)} after; whole run ${(report.seconds / 60).toFixed(1)} min.`,
+  );
 }
 
 function uniqueBaselines(rows: Row[]) {
   const seen = new Map<string, { name: string; connections: number; bytes: number; m: Measurement }>();
   for (const r of rows) {
-    for (const [name, m] of [["node:http", r.plain], ["floor route", r.floor]] as const) {
+    for (const [name, m] of [
+      ["node:http", r.plain],
+      ["floor route", r.floor],
+    ] as const) {
       const key = `${name}/${r.connections}/${r.bytes}`;
       if (m && !seen.has(key)) seen.set(key, { name, connections: r.connections, bytes: r.bytes, m });
     }
@@ -183,7 +216,10 @@ function table(header: string[], rows: (string[] | null)[], numeric = new Set([2
   const all = [header, ...rows.filter((r): r is string[] => r !== null)];
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
   const format = (r: string[]) =>
-    r.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
+    r
+      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
   const rule = "-".repeat(widths.reduce((a, b) => a + b + 2, -2));
   return [format(header), rule, ...rows.map((r) => (r ? format(r) : rule))].join("\n");
 }

@@ -104,7 +104,9 @@ export function startCluster(options: ClusterOptions): Cluster {
       }
       slot.failures = Date.now() - slot.startedAt >= STABLE_AFTER_MS ? 1 : slot.failures + 1;
       const delay = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (slot.failures - 1));
-      log(`Server process ${slot.index + 1} (pid ${worker.process.pid}) exited with ${how}; starting another in ${(delay / 1000).toFixed(1)} s.`);
+      log(
+        `Server process ${slot.index + 1} (pid ${worker.process.pid}) exited with ${how}; starting another in ${(delay / 1000).toFixed(1)} s.`,
+      );
       // A stop signal that reached the whole process group (Ctrl-C) may land here first; the delay
       // leaves time for it to reach this process too, and a stop cancels the restart.
       slot.restart = setTimeout(() => fork(slot), delay);

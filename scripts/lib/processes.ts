@@ -48,7 +48,14 @@ export interface ServingWait {
 }
 
 /** Waits until a freshly spawned `next start` answers, failing with its log if it exits or never does. */
-export async function waitUntilServing({ url, child, logFile, showLog = "text", answered = (r) => r.ok, timeoutMs = 60_000 }: ServingWait): Promise<void> {
+export async function waitUntilServing({
+  url,
+  child,
+  logFile,
+  showLog = "text",
+  answered = (r) => r.ok,
+  timeoutMs = 60_000,
+}: ServingWait): Promise<void> {
   const log = () => (showLog === "text" ? `:\n${fs.readFileSync(logFile, "utf8")}` : `; see ${logFile}`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -79,12 +86,22 @@ export async function startNextProcess(name: string, env: Record<string, string>
   const logFile = path.join(root, `.data/test-logs/${name}.log`);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    // A production server refuses sessions without AUTH_SECRET; these sessions live for this run only.
-    env: { ...process.env, NODE_ENV: "production", AUTH_SECRET: crypto.randomBytes(32).toString("base64url"), ...env, PORT: String(port) },
-    stdio: ["ignore", log, log],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: root,
+      // A production server refuses sessions without AUTH_SECRET; these sessions live for this run only.
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        AUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ["ignore", log, log],
+    },
+  );
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once("exit", (code, signal) => {
       fs.closeSync(log);

@@ -36,7 +36,9 @@ describe("countResults", () => {
     const failedTest = {
       ...loadFailure,
       numFailedTests: 2,
-      testResults: [{ name: "/repo/a.test.ts", status: "failed", message: "", assertionResults: [{ status: "failed" }, { status: "failed" }] }],
+      testResults: [
+        { name: "/repo/a.test.ts", status: "failed", message: "", assertionResults: [{ status: "failed" }, { status: "failed" }] },
+      ],
     };
     expect(countResults({ report: failedTest, exitCode: 1 }).failed).toBe(2);
   });
@@ -59,7 +61,10 @@ describe("countResults", () => {
       skipped: 2,
       problems: [],
     });
-    const setupFailed = { ...e2e({}), errors: [{ message: "Error: browserType.launch: Executable doesn't exist at /usr/bin/chromium\nmore" }] };
+    const setupFailed = {
+      ...e2e({}),
+      errors: [{ message: "Error: browserType.launch: Executable doesn't exist at /usr/bin/chromium\nmore" }],
+    };
     expect(countResults({ report: clean, exitCode: 0 }, { report: setupFailed, exitCode: 1 })).toMatchObject({
       failed: 1,
       problems: ["Playwright: Error: browserType.launch: Executable doesn't exist at /usr/bin/chromium"],

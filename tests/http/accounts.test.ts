@@ -65,7 +65,11 @@ class Browser {
   }
 
   signIn(withEmail: string, withPassword: string, withCsrf = true) {
-    return this.post("/api/auth/callback/credentials", { email: withEmail, password: withPassword, callbackUrl: `${base}/account` }, withCsrf);
+    return this.post(
+      "/api/auth/callback/credentials",
+      { email: withEmail, password: withPassword, callbackUrl: `${base}/account` },
+      withCsrf,
+    );
   }
 
   async session(): Promise<{ user?: { email?: string; id?: string } }> {
@@ -168,11 +172,14 @@ describe("sign-in over HTTP (next-auth credentials)", () => {
 });
 
 describe("account pages over HTTP", () => {
-  it.each(["/sign-in", "/sign-up"])("%s posts its form, so a submit before the script runs keeps the password out of the URL", async (path) => {
-    const html = await (await new Browser().fetch(path)).text();
-    expect(html).toMatch(/<form[^>]*method="post"/);
-    expect(html).toMatch(/<input[^>]*type="password"/);
-  });
+  it.each(["/sign-in", "/sign-up"])(
+    "%s posts its form, so a submit before the script runs keeps the password out of the URL",
+    async (path) => {
+      const html = await (await new Browser().fetch(path)).text();
+      expect(html).toMatch(/<form[^>]*method="post"/);
+      expect(html).toMatch(/<input[^>]*type="password"/);
+    },
+  );
 
   it.each([
     ["/account", "/sign-in?callbackUrl=%2Faccount"],

@@ -32,7 +32,11 @@ describe("authentication", () => {
     });
 
     it(`${endpoint.method} ${endpoint.path} without the ${endpoint.scope} scope is 403`, async () => {
-      const res = await api(endpoint.path, { token: endpoint.other, method: endpoint.method, body: endpoint.method === "POST" ? {} : undefined });
+      const res = await api(endpoint.path, {
+        token: endpoint.other,
+        method: endpoint.method,
+        body: endpoint.method === "POST" ? {} : undefined,
+      });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ code: 403, message: `this token lacks the "${endpoint.scope}" scope` });
     });
@@ -81,12 +85,27 @@ describe("protocol errors", () => {
 
   const bodyCases: [string, { rawBody?: string; headers?: Record<string, string> }, number, string][] = [
     ["no content type", { rawBody: "{}" }, 415, "the request body must be JSON: send Content-Type: application/json"],
-    ["text/plain", { rawBody: "{}", headers: { "content-type": "text/plain" } }, 415, "the request body must be JSON: send Content-Type: application/json"],
-    ["an empty body", { rawBody: "", headers: { "content-type": "application/json" } }, 400, "the request body is empty: send a JSON object"],
-    ["malformed JSON", { rawBody: "{\"item\":", headers: { "content-type": "application/json" } }, 400, "the request body is not valid JSON"],
+    [
+      "text/plain",
+      { rawBody: "{}", headers: { "content-type": "text/plain" } },
+      415,
+      "the request body must be JSON: send Content-Type: application/json",
+    ],
+    [
+      "an empty body",
+      { rawBody: "", headers: { "content-type": "application/json" } },
+      400,
+      "the request body is empty: send a JSON object",
+    ],
+    ["malformed JSON", { rawBody: '{"item":', headers: { "content-type": "application/json" } }, 400, "the request body is not valid JSON"],
     ["a JSON array", { rawBody: "[]", headers: { "content-type": "application/json" } }, 400, "the request body must be a JSON object"],
-    ["a JSON string", { rawBody: "\"hi\"", headers: { "content-type": "application/json" } }, 400, "the request body must be a JSON object"],
-    ["a body over 64 KiB", { rawBody: JSON.stringify({ item: "x".repeat(70_000) }), headers: { "content-type": "application/json" } }, 413, "the request body must be at most 64 KiB"],
+    ["a JSON string", { rawBody: '"hi"', headers: { "content-type": "application/json" } }, 400, "the request body must be a JSON object"],
+    [
+      "a body over 64 KiB",
+      { rawBody: JSON.stringify({ item: "x".repeat(70_000) }), headers: { "content-type": "application/json" } },
+      413,
+      "the request body must be at most 64 KiB",
+    ],
   ];
 
   for (const path of ["/api/v1/gifts/verify", "/api/v1/gear"]) {
@@ -98,7 +117,11 @@ describe("protocol errors", () => {
   }
 
   it("accepts a charset on the JSON content type", async () => {
-    const res = await api("/api/v1/gear", { method: "POST", rawBody: "{}", headers: { "content-type": "application/json; charset=utf-8" } });
+    const res = await api("/api/v1/gear", {
+      method: "POST",
+      rawBody: "{}",
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("account is required");
   });

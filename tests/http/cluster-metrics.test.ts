@@ -75,7 +75,8 @@ function get(at: number, urlPath: string, headers: Record<string, string>): Prom
   });
 }
 
-const scrape = (at: number, requestId: string) => get(at, "/api/metrics", { authorization: `Bearer ${METRICS_TOKEN}`, "x-request-id": requestId });
+const scrape = (at: number, requestId: string) =>
+  get(at, "/api/metrics", { authorization: `Bearer ${METRICS_TOKEN}`, "x-request-id": requestId });
 
 function value(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
@@ -105,14 +106,22 @@ describe.sequential("GET /api/metrics in a cluster", () => {
     expect(scrapes).toEqual(Array(6).fill({ health: SENT, processes: 2 }));
 
     // Both processes served the requests and both answered scrapes: no single one held the total.
-    const served = await until(async () => {
-      const pids = Array.from({ length: SENT }, (_, i) => pidOf(`health-${i}`));
-      return pids.every((p) => p !== undefined) && pids;
-    }, 10_000, "every health request logged");
-    const scrapedBy = await until(async () => {
-      const pids = Array.from({ length: 6 }, (_, i) => pidOf(`scrape-${i}`));
-      return pids.every((p) => p !== undefined) && pids;
-    }, 10_000, "every scrape logged");
+    const served = await until(
+      async () => {
+        const pids = Array.from({ length: SENT }, (_, i) => pidOf(`health-${i}`));
+        return pids.every((p) => p !== undefined) && pids;
+      },
+      10_000,
+      "every health request logged",
+    );
+    const scrapedBy = await until(
+      async () => {
+        const pids = Array.from({ length: 6 }, (_, i) => pidOf(`scrape-${i}`));
+        return pids.every((p) => p !== undefined) && pids;
+      },
+      10_000,
+      "every scrape logged",
+    );
     expect(new Set(served).size).toBe(2);
     expect(new Set(scrapedBy).size).toBe(2);
     for (const pid of new Set(served)) expect(served.filter((p) => p === pid).length).toBeLessThan(SENT);
@@ -158,7 +167,8 @@ describe("GET /api/metrics under a primary that does not collect", () => {
     expect(JSON.parse(res.body)).toEqual({
       code: 503,
       reason: "service_unavailable",
-      message: "the cluster's metrics could not be collected: the cluster primary did not answer within 6 s (is this server run by npm start or npm run serve?); try again",
+      message:
+        "the cluster's metrics could not be collected: the cluster primary did not answer within 6 s (is this server run by npm start or npm run serve?); try again",
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(6_000);
   }, 60_000);

@@ -79,13 +79,43 @@ describe("POST /gear", () => {
     ["an expired promo code", gear({ code: "EXPIRED2025" }), 400, "promo code EXPIRED2025 has expired"],
     ["a fee mode other than excluded", gear({ fee: "included" }), 400, 'fee must be "excluded" (the only fee mode for gear)'],
     ["no account", gear({ account: undefined }), 400, "account is required"],
-    ["a 16-digit account", gear({ account: "7656119800000000" }), 400, "account must be a SteamID64 of an individual account (17 digits, starting 7656119)"],
+    [
+      "a 16-digit account",
+      gear({ account: "7656119800000000" }),
+      400,
+      "account must be a SteamID64 of an individual account (17 digits, starting 7656119)",
+    ],
     ["a numeric account", gear({ account: 76561198000000001 }), 400, "account must be a SteamID64 string of 17 digits"],
-    ["a trade link of another account", gear({ additionalFields: { tradeLink: TRADE_LINK.replace("39734273", "1") } }), 400, "additionalFields.tradeLink belongs to another account than account"],
-    ["a malformed trade link", gear({ additionalFields: { tradeLink: "https://steamcommunity.com/id/me" } }), 400, "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>"],
-    ["a javascript: success URL", gear({ successUrl: "javascript:alert(document.cookie)" }), 400, "successUrl must be an absolute https:// URL (http:// only for localhost)"],
-    ["a relative failure URL", gear({ failureUrl: "/fail" }), 400, "failureUrl must be an absolute https:// URL (http:// only for localhost)"],
-    ["a plain-http callback", gear({ callbackUrl: "http://partner.example.com/hook" }), 400, "callbackUrl must be an absolute https:// URL"],
+    [
+      "a trade link of another account",
+      gear({ additionalFields: { tradeLink: TRADE_LINK.replace("39734273", "1") } }),
+      400,
+      "additionalFields.tradeLink belongs to another account than account",
+    ],
+    [
+      "a malformed trade link",
+      gear({ additionalFields: { tradeLink: "https://steamcommunity.com/id/me" } }),
+      400,
+      "additionalFields.tradeLink must look like https://steamcommunity.com/tradeoffer/new/?partner=<account id>&token=<8 characters>",
+    ],
+    [
+      "a javascript: success URL",
+      gear({ successUrl: "javascript:alert(document.cookie)" }),
+      400,
+      "successUrl must be an absolute https:// URL (http:// only for localhost)",
+    ],
+    [
+      "a relative failure URL",
+      gear({ failureUrl: "/fail" }),
+      400,
+      "failureUrl must be an absolute https:// URL (http:// only for localhost)",
+    ],
+    [
+      "a plain-http callback",
+      gear({ callbackUrl: "http://partner.example.com/hook" }),
+      400,
+      "callbackUrl must be an absolute https:// URL",
+    ],
     ["no platform", gear({ platform: undefined }), 400, "platform is required"],
     ["no item", gear({ item: undefined }), 400, "item is required"],
     ["an unknown field", gear({ price: 1 }), 400, "unknown field: price"],
@@ -99,13 +129,9 @@ describe("POST /gear", () => {
   });
 
   it("never reserves more units than the stock when 500 requests race", async () => {
-    await appQuery(
-      "INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'race-item', 'Race Item', 10000, 25)",
-    );
+    await appQuery("INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'race-item', 'Race Item', 10000, 25)");
     const results = await Promise.all(
-      Array.from({ length: 500 }, (_, i) =>
-        api(GEAR, { body: gear({ item: "race-item", email: `racer${i}@example.com` }) }),
-      ),
+      Array.from({ length: 500 }, (_, i) => api(GEAR, { body: gear({ item: "race-item", email: `racer${i}@example.com` }) })),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(25);

@@ -64,7 +64,13 @@ beforeAll(async () => {
   const pool = createPool(dbUrl, 1);
   try {
     const db = createDb(pool);
-    token = (await createApiToken(db, { userId: await ensureUser(db, "graceful@example.com"), name: "graceful", scopes: ["gear:create", "catalog:read"] })).token;
+    token = (
+      await createApiToken(db, {
+        userId: await ensureUser(db, "graceful@example.com"),
+        name: "graceful",
+        scopes: ["gear:create", "catalog:read"],
+      })
+    ).token;
   } finally {
     await pool.end();
   }
@@ -100,12 +106,18 @@ describe.sequential("npm start: server processes behind one port", () => {
     await new Promise((r) => setTimeout(r, 100));
     const statuses = await inParallel(4, 15, () => get("/api/health"));
     expect(statuses).toEqual(Array(60).fill(200));
-    const replaced = await until(async () => {
-      const now = serverProcesses();
-      return now.length === 2 && !now.includes(workers[0]!) && now;
-    }, 15_000, "a replacement server process");
+    const replaced = await until(
+      async () => {
+        const now = serverProcesses();
+        return now.length === 2 && !now.includes(workers[0]!) && now;
+      },
+      15_000,
+      "a replacement server process",
+    );
     expect(replaced).toContain(workers[1]);
-    expect(fs.readFileSync(logFile, "utf8")).toMatch(new RegExp(`Server process \\d \\(pid ${workers[0]}\\) exited with signal SIGKILL; starting another in 0\\.5 s\\.`));
+    expect(fs.readFileSync(logFile, "utf8")).toMatch(
+      new RegExp(`Server process \\d \\(pid ${workers[0]}\\) exited with signal SIGKILL; starting another in 0\\.5 s\\.`),
+    );
     await until(async () => (await get("/api/ready")) === 200, 15_000, "ready again");
   });
 
@@ -119,7 +131,12 @@ describe.sequential("npm start: server processes behind one port", () => {
     await lock.query("SELECT id FROM gear_items WHERE platform_app_id = 730 AND item = 'sticker-capsule' FOR UPDATE");
     let answered = false;
     let failed: unknown = null;
-    const inFlight = post("/api/v1/gear", { account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "gamer@example.com" }).then(
+    const inFlight = post("/api/v1/gear", {
+      account: "76561198000000001",
+      platform: "730",
+      item: "sticker-capsule",
+      email: "gamer@example.com",
+    }).then(
       (res) => {
         answered = true;
         return res;
@@ -134,11 +151,17 @@ describe.sequential("npm start: server processes behind one port", () => {
     const watch = new pg.Client({ connectionString: dbUrl });
     watch.on("error", () => {});
     await watch.connect();
-    await until(async () => {
-      if (failed) throw failed;
-      const { rows } = await watch.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'giftkey'");
-      return rows[0]!.n === 1;
-    }, 15_000, "the reservation waiting for the lock");
+    await until(
+      async () => {
+        if (failed) throw failed;
+        const { rows } = await watch.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'giftkey'",
+        );
+        return rows[0]!.n === 1;
+      },
+      15_000,
+      "the reservation waiting for the lock",
+    );
     await watch.end();
 
     const tree = descendants(launcher.pid!);
@@ -158,7 +181,11 @@ describe.sequential("npm start: server processes behind one port", () => {
     expect(res.status).toBe(201);
 
     expect(await launcherExit).toMatchObject({ code: 143, signal: null });
-    await until(async () => tree.every((pid) => !alive(pid)) && !alive(postmaster), 10_000, "every process of the tree and PostgreSQL gone");
+    await until(
+      async () => tree.every((pid) => !alive(pid)) && !alive(postmaster),
+      10_000,
+      "every process of the tree and PostgreSQL gone",
+    );
     expect(postmasterPid()).toBeNull();
     expect(fs.readFileSync(logFile, "utf8")).not.toMatch(/still busy|killing them/);
 
@@ -195,7 +222,9 @@ function descendants(pid: number): number[] {
 
 /** User plus system CPU time of a process, in clock ticks. */
 function cpuTicks(pid: number): number {
-  const fields = readProc(`/proc/${pid}/stat`).replace(/^.*\) /, "").split(" ");
+  const fields = readProc(`/proc/${pid}/stat`)
+    .replace(/^.*\) /, "")
+    .split(" ");
   return Number(fields[11]) + Number(fields[12]);
 }
 

@@ -14,7 +14,9 @@ let appIds: number[] = [];
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  token = (await createApiToken(t.db, { userId: await ensureUser(t.db, "hardening@example.com"), name: "hardening", scopes: [...API_SCOPES] })).token;
+  token = (
+    await createApiToken(t.db, { userId: await ensureUser(t.db, "hardening@example.com"), name: "hardening", scopes: [...API_SCOPES] })
+  ).token;
   const { rows } = await t.pool.query<{ app_id: number }>("SELECT app_id FROM games ORDER BY app_id LIMIT 40");
   appIds = rows.map((r) => r.app_id);
   server = await startNextProcess("hardening", {
@@ -114,16 +116,18 @@ describe("callbackUrl the worker could never reach", () => {
     "https://2130706433/hook",
   ];
 
-  it.each(bad.flatMap((url) => [["/api/v1/gifts/verify", url, gift({ callbackUrl: url })] as const, ["/api/v1/gear", url, gear({ callbackUrl: url })] as const]))(
-    "%s refuses %s with a 400 naming callbackUrl",
-    async (path, _url, body) => {
-      const res = await raw(path, { headers: auth(), body });
-      expect(res.status).toBe(400);
-      const error = JSON.parse(res.text);
-      expect(error.code).toBe(400);
-      expect(error.message).toMatch(/^callbackUrl must be (an absolute https:\/\/ URL|a public address the store can reach: .+)$/);
-    },
-  );
+  it.each(
+    bad.flatMap((url) => [
+      ["/api/v1/gifts/verify", url, gift({ callbackUrl: url })] as const,
+      ["/api/v1/gear", url, gear({ callbackUrl: url })] as const,
+    ]),
+  )("%s refuses %s with a 400 naming callbackUrl", async (path, _url, body) => {
+    const res = await raw(path, { headers: auth(), body });
+    expect(res.status).toBe(400);
+    const error = JSON.parse(res.text);
+    expect(error.code).toBe(400);
+    expect(error.message).toMatch(/^callbackUrl must be (an absolute https:\/\/ URL|a public address the store can reach: .+)$/);
+  });
 
   it("still takes a public https callbackUrl", async () => {
     const res = await raw("/api/v1/gifts/verify", { headers: auth(), body: gift({ callbackUrl: "https://partner.example.com/hook" }) });

@@ -42,7 +42,11 @@ async function press(intentId: string, choice: "pay" | "decline") {
 }
 
 /** A request with any method (fetch refuses TRACE and TRACK), read whole. */
-function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base()}${path}`, { method, headers }, (res) => {
       let body = "";
@@ -72,8 +76,16 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
 describe("finding 5: successUrl and failureUrl end up in a Location header", () => {
   const urls = [
     ["an IDN host", "https://пример.рф/ok?order=42", "https://xn--e1afmkfd.xn--p1ai/ok?order=42"],
-    ["a Cyrillic path and query", "https://partner.example.com/заказ/42?статус=ok", "https://partner.example.com/%D0%B7%D0%B0%D0%BA%D0%B0%D0%B7/42?%D1%81%D1%82%D0%B0%D1%82%D1%83%D1%81=ok"],
-    ["encoded line breaks", "https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1", "https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1"],
+    [
+      "a Cyrillic path and query",
+      "https://partner.example.com/заказ/42?статус=ok",
+      "https://partner.example.com/%D0%B7%D0%B0%D0%BA%D0%B0%D0%B7/42?%D1%81%D1%82%D0%B0%D1%82%D1%83%D1%81=ok",
+    ],
+    [
+      "encoded line breaks",
+      "https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1",
+      "https://partner.example.com/ok%0d%0aSet-Cookie:%20a=1",
+    ],
     // JSON.stringify writes the CR LF as the escapes \r\n inside the JSON string.
     ["raw line breaks", "https://partner.example.com/ok\r\nSet-Cookie: a=1", "https://partner.example.com/okSet-Cookie:%20a=1"],
   ] as const;
@@ -95,7 +107,8 @@ describe("finding 5: successUrl and failureUrl end up in a Location header", () 
   it("intents stored before URLs were normalised still redirect: to their href, or to the result page", async () => {
     const id = await create("/api/v1/gear", gearBody({ successUrl: "https://partner.example.com/ok" }));
     await appQuery("UPDATE intents SET success_url = $2 WHERE id = $1", [id, "https://пример.рф/ok\r\nSet-Cookie: a=1"]);
-    for (let i = 0; i < 2; i++) expect(await press(id, "pay")).toEqual({ status: 303, location: "https://xn--e1afmkfd.xn--p1ai/okSet-Cookie:%20a=1" });
+    for (let i = 0; i < 2; i++)
+      expect(await press(id, "pay")).toEqual({ status: 303, location: "https://xn--e1afmkfd.xn--p1ai/okSet-Cookie:%20a=1" });
 
     const other = await create("/api/v1/gear", gearBody({ failureUrl: "https://partner.example.com/fail" }));
     await appQuery("UPDATE intents SET failure_url = $2 WHERE id = $1", [other, "не адрес\r\n"]);
@@ -108,7 +121,11 @@ describe("finding 6: a lone surrogate in any string field", () => {
     ["/api/v1/gear", gearBody({ attribution: { utm_source: "\ud800" } }), "attribution.utm_source"],
     ["/api/v1/gifts/verify", giftBody({ attribution: { utm_source: "vk", utm_campaign: "spring\udfff" } }), "attribution.utm_campaign"],
     ["/api/v1/gear", gearBody({ additionalFields: { storeId: "shop-\udc00-1" } }), "additionalFields.storeId"],
-    ["/api/v1/gifts/verify", giftBody({ target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "R\ud83d" } }), "target.region"],
+    [
+      "/api/v1/gifts/verify",
+      giftBody({ target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "R\ud83d" } }),
+      "target.region",
+    ],
     ["/api/v1/gear", gearBody({ attribution: { "\ud800": "x" } }), "attribution"],
   ] as const)("%s %j is 400 invalid_field naming the field, and writes nothing", async (path, body, param) => {
     // JSON.stringify writes a lone surrogate as its escape (\ud800), as a hostile client would.
@@ -152,7 +169,11 @@ describe("finding 8: methods and requests Next does not route", () => {
     const res = await raw(method, path);
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
-    expect(JSON.parse(res.body)).toMatchObject({ code: 405, reason: "method_not_allowed", message: `${method} is not allowed here; allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS` });
+    expect(JSON.parse(res.body)).toMatchObject({
+      code: 405,
+      reason: "method_not_allowed",
+      message: `${method} is not allowed here; allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`,
+    });
   });
 
   it.each(["TRACK", "CONNECT"])("%s never reaches the app: Node's parser answers 400 or closes the connection", async (method) => {
@@ -173,7 +194,12 @@ describe("finding 8: methods and requests Next does not route", () => {
   });
 
   it.each(["https://evil.example", "null", "garbage"])("a server action posted from Origin: %s is 403 forbidden_origin", async (origin) => {
-    const res = await raw("POST", "/account", { "next-action": "7f00000000000000000000000000000000000000", origin, "content-type": "text/plain;charset=UTF-8", "content-length": "0" });
+    const res = await raw("POST", "/account", {
+      "next-action": "7f00000000000000000000000000000000000000",
+      origin,
+      "content-type": "text/plain;charset=UTF-8",
+      "content-length": "0",
+    });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ code: 403, reason: "forbidden_origin" });
   });

@@ -118,7 +118,9 @@ describe.each([
     postProperty(
       path,
       fc.oneof(
-        fc.tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom("array" as const, "object" as const)).map(([depth, kind]) => ({ raw: deepRaw(depth, kind) })),
+        fc
+          .tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom("array" as const, "object" as const))
+          .map(([depth, kind]) => ({ raw: deepRaw(depth, kind) })),
         fc.integer({ min: 60_000, max: 200_000 }).map((n) => ({ raw: JSON.stringify({ ...valid, email: "x".repeat(n) }) })),
       ),
     ));
@@ -160,7 +162,12 @@ describe("GET endpoints under hostile input", () => {
 describe("what the properties found", () => {
   it.each([
     ["POST", "/api/v1/gear", { ...validGear, item: "sticker\u0000capsule" }, "item must not contain the NUL character (U+0000)"],
-    ["POST", "/api/v1/gifts/verify", { ...validGift, target: { ...validGift.target, region: "R\u0000U" } }, "target.region must not contain the NUL character (U+0000)"],
+    [
+      "POST",
+      "/api/v1/gifts/verify",
+      { ...validGift, target: { ...validGift.target, region: "R\u0000U" } },
+      "target.region must not contain the NUL character (U+0000)",
+    ],
     ["GET", "/api/v1/gifts/catalog?genre=%00", undefined, "genre must not contain the NUL character (U+0000)"],
     ["GET", "/api/v1/gifts/catalog?search=a%00b", undefined, "search must not contain the NUL character (U+0000)"],
     ["GET", "/api/v1/gear/items?platform=2147483648", undefined, "platform must be the game's appId (a positive integer)"],

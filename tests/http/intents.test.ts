@@ -166,7 +166,10 @@ describe("Idempotency-Key over HTTP", () => {
     const first = await api("/api/v1/gear", { body, headers: { "idempotency-key": key } });
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
-    const again = await api("/api/v1/gear", { rawBody: JSON.stringify(body, null, 2), headers: { "idempotency-key": key, "content-type": "application/json" } });
+    const again = await api("/api/v1/gear", {
+      rawBody: JSON.stringify(body, null, 2),
+      headers: { "idempotency-key": key, "content-type": "application/json" },
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
@@ -180,8 +183,20 @@ describe("Idempotency-Key over HTTP", () => {
   });
 
   it.each([
-    ["another body", "/api/v1/gear", gearBody({ email: "other@example.com" }), 409, 'was already used with a different request body; use a new key for a new request'],
-    ["another endpoint", "/api/v1/gifts/verify", giftBody(), 409, "was already used for POST /api/v1/gear; use a new key for a new request"],
+    [
+      "another body",
+      "/api/v1/gear",
+      gearBody({ email: "other@example.com" }),
+      409,
+      "was already used with a different request body; use a new key for a new request",
+    ],
+    [
+      "another endpoint",
+      "/api/v1/gifts/verify",
+      giftBody(),
+      409,
+      "was already used for POST /api/v1/gear; use a new key for a new request",
+    ],
   ])("is 409 for the same key with %s", async (_, path, body, code, tail) => {
     const key = crypto.randomUUID();
     expect((await api("/api/v1/gear", { body: gearBody(), headers: { "idempotency-key": key } })).status).toBe(201);
@@ -193,7 +208,10 @@ describe("Idempotency-Key over HTTP", () => {
   it("refuses a malformed key with 400 before doing anything", async () => {
     const res = await api("/api/v1/gear", { body: gearBody(), headers: { "idempotency-key": "k".repeat(256) } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 400, message: "Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID is a good choice)" });
+    expect(res.body).toMatchObject({
+      code: 400,
+      message: "Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID is a good choice)",
+    });
   });
 
   it("lets a corrected retry run again after a failed request", async () => {
@@ -208,7 +226,9 @@ describe("Idempotency-Key over HTTP", () => {
   it("creates one intent for 20 concurrent requests with one key", async () => {
     const key = crypto.randomUUID();
     const body = giftBody({ email: "idem-race@example.com" });
-    const results = await Promise.all(Array.from({ length: 20 }, () => api("/api/v1/gifts/verify", { body, headers: { "idempotency-key": key } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => api("/api/v1/gifts/verify", { body, headers: { "idempotency-key": key } })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(results.map((r) => r.body.intentId)).size).toBe(1);
     expect(results.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
@@ -239,7 +259,10 @@ describe("the payment page", () => {
     expect(await status(id)).toBe("paid");
     const deliveries = await appQuery("SELECT event_type, body FROM webhook_deliveries WHERE intent_id = $1", [id]);
     expect(deliveries).toHaveLength(1);
-    expect(JSON.parse(deliveries[0].body)).toMatchObject({ type: "intent.paid", data: { id, status: "paid", paymentUrl: `${base()}/pay/${id}` } });
+    expect(JSON.parse(deliveries[0].body)).toMatchObject({
+      type: "intent.paid",
+      data: { id, status: "paid", paymentUrl: `${base()}/pay/${id}` },
+    });
     // The page now says it is paid and offers the way back; pressing Pay again lands in the same place.
     expect((await page(`/pay/${id}`)).html).toContain("Оплачено");
     expect(await submit(id, "choice=pay")).toMatchObject({ status: 303, location: "https://partner.example.com/ok?order=42" });

@@ -79,7 +79,11 @@ describe("promo-code guesses under a burst", () => {
     const batches = async (count: number, code: string) => {
       const answers = [];
       for (let i = 0; i < count; i += 10) {
-        answers.push(...(await Promise.all(Array.from({ length: 10 }, () => call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift(code) })))));
+        answers.push(
+          ...(await Promise.all(
+            Array.from({ length: 10 }, () => call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift(code) })),
+          )),
+        );
       }
       return answers;
     };

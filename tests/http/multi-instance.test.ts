@@ -18,7 +18,12 @@ let receiver: Receiver;
 let token: string;
 
 const ACCOUNT = "76561198000000001";
-const GIFT = { item: "620", target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" }, email: "gamer@example.com", fee: "excluded" };
+const GIFT = {
+  item: "620",
+  target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
+  email: "gamer@example.com",
+  fee: "excluded",
+};
 /** Attempts one instance's callback worker sends at once (webhookDeliveryJob's default concurrency). */
 const SLOTS_PER_INSTANCE = 10;
 
@@ -71,7 +76,9 @@ describe.sequential("two instances on one database behind nginx", () => {
   it("sell exactly the stock when 320 gear requests race across both", async () => {
     const STOCK = 40;
     const REQUESTS = 320;
-    await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'race-crate', 'Race Crate', 9900, ${STOCK})`);
+    await t.db.execute(
+      sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'race-crate', 'Race Crate', 9900, ${STOCK})`,
+    );
     const from = nginx.accessLog().length;
 
     const results = await Promise.all(
@@ -94,13 +101,18 @@ describe.sequential("two instances on one database behind nginx", () => {
     expect(rows.map((r) => r.id).sort()).toEqual(won.map((r) => r.body.intentId).sort());
 
     // Both instances took part in the race (which one's requests commit first is up to timing).
-    const served = nginx.accessLog().slice(from).filter((e) => e.uri === "/api/v1/gear");
+    const served = nginx
+      .accessLog()
+      .slice(from)
+      .filter((e) => e.uri === "/api/v1/gear");
     expect(served).toHaveLength(REQUESTS);
     for (const instance of [hostOf(a), hostOf(b)]) {
       expect(served.filter((e) => e.upstreams.at(-1) === instance).length).toBeGreaterThan(REQUESTS / 10);
     }
     const sold = (instance: string) => served.filter((e) => e.status === 201 && e.upstreams.at(-1) === instance).length;
-    console.log(`gear race: ${REQUESTS} requests, ${STOCK} sold (${sold(hostOf(a))} by one instance, ${sold(hostOf(b))} by the other), ${REQUESTS - STOCK} refused.`);
+    console.log(
+      `gear race: ${REQUESTS} requests, ${STOCK} sold (${sold(hostOf(a))} by one instance, ${sold(hostOf(b))} by the other), ${REQUESTS - STOCK} refused.`,
+    );
   });
 
   it("deliver each callback once while both instances' workers claim them", async () => {
@@ -127,10 +139,14 @@ describe.sequential("two instances on one database behind nginx", () => {
     for (let i = 0; i < CALLBACKS; i++) paid.push(await payIntentWithCallback(t.db, `${receiver.url}/paid`, "callbacks@example.com"));
     await receiver.waitForRequests(CALLBACKS, 20_000);
     clearTimeout(fallback);
-    await until(async () => {
-      const { rows } = await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'");
-      return rows[0]!.n === CALLBACKS;
-    }, 10_000, "every delivery recorded as delivered");
+    await until(
+      async () => {
+        const { rows } = await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'");
+        return rows[0]!.n === CALLBACKS;
+      },
+      10_000,
+      "every delivery recorded as delivered",
+    );
     // A little longer: a duplicate would come from a second claim of a delivered row.
     await new Promise((r) => setTimeout(r, 500));
 
@@ -152,7 +168,12 @@ describe.sequential("two instances on one database behind nginx", () => {
     // The kill comes once both instances are answering, the stream goes on well past it; the
     // machine's speed decides how long that takes, within a cap.
     const servedBoth = () => {
-      const answered = new Set(nginx.accessLog().filter((e) => e.uri === "/api/v1/gifts/verify" && e.status === 201).map((e) => e.upstreams.at(-1)));
+      const answered = new Set(
+        nginx
+          .accessLog()
+          .filter((e) => e.uri === "/api/v1/gifts/verify" && e.status === 201)
+          .map((e) => e.upstreams.at(-1)),
+      );
       return answered.has(hostOf(a)) && answered.has(hostOf(b));
     };
     type Outcome = { start: number; end: number; status: number | "network error"; intentId?: string; error?: string };
@@ -179,7 +200,11 @@ describe.sequential("two instances on one database behind nginx", () => {
       }
     };
     const killer = (async () => {
-      await until(async () => outcomes.filter((o) => o.status === 201).length >= 4 * CLIENTS && servedBoth(), 20_000, "both instances answering");
+      await until(
+        async () => outcomes.filter((o) => o.status === 201).length >= 4 * CLIENTS && servedBoth(),
+        20_000,
+        "both instances answering",
+      );
       killedAt = Date.now();
       a.child.kill("SIGKILL");
       diedAt = (await a.exited).at;
@@ -217,7 +242,9 @@ describe.sequential("two instances on one database behind nginx", () => {
 
     // Reads retried by nginx on the survivor: every one answers.
     const reads = await Promise.all(
-      Array.from({ length: 20 }, () => fetch(`${nginx.url}/api/v1/gifts/catalog?limit=5`, { headers: { authorization: `Bearer ${token}` } })),
+      Array.from({ length: 20 }, () =>
+        fetch(`${nginx.url}/api/v1/gifts/catalog?limit=5`, { headers: { authorization: `Bearer ${token}` } }),
+      ),
     );
     expect(reads.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(b.child.exitCode).toBeNull();

@@ -44,7 +44,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function call(path: string, init: { token?: string; ip?: string; body?: unknown; headers?: Record<string, string>; method?: string } = {}) {
+async function call(
+  path: string,
+  init: { token?: string; ip?: string; body?: unknown; headers?: Record<string, string>; method?: string } = {},
+) {
   const headers: Record<string, string> = { "x-forwarded-for": init.ip ?? "192.0.2.1", ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -90,7 +93,10 @@ describe("per-token limit", () => {
     const wait = Number(refused.headers.get("retry-after"));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
-    expect(refused.body).toMatchObject({ code: 429, message: `too many requests: at most 5 requests with this token per 60 s; try again in ${wait} s` });
+    expect(refused.body).toMatchObject({
+      code: 429,
+      message: `too many requests: at most 5 requests with this token per 60 s; try again in ${wait} s`,
+    });
     expect(refused.headers.get("ratelimit")).toMatch(/^"token";r=0;t=\d+$/);
     expect(refused.headers.get("x-request-id")).toBe("trace-429.a_b");
     expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
@@ -115,7 +121,9 @@ describe("per-address limit without a valid token", () => {
     ]);
     const refused = await call(CATALOG, { ip });
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toMatch(/^too many requests: at most 3 requests without a valid token from this address per 60 s; try again in \d+ s$/);
+    expect(refused.body.message).toMatch(
+      /^too many requests: at most 3 requests without a valid token from this address per 60 s; try again in \d+ s$/,
+    );
     // Another address still gets its 401; a valid token from this address is counted per token.
     expect((await call(CATALOG, { ip: "198.51.100.51" })).status).toBe(401);
     expect((await call(CATALOG, { ip, token: tokens.b })).status).toBe(200);
@@ -148,7 +156,9 @@ describe("wrong promo codes", () => {
     }
     const refused = await call("/api/v1/gifts/verify", { token: tokens.promo, body: gift("WELCOME10") });
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toMatch(/^too many requests: at most 2 wrong promo codes for this token's owner per 900 s; try again in \d+ s$/);
+    expect(refused.body.message).toMatch(
+      /^too many requests: at most 2 wrong promo codes for this token's owner per 900 s; try again in \d+ s$/,
+    );
     expect(refused.headers.get("ratelimit-policy")).toBe('"token";q=5;w=60, "promo";q=2;w=900');
     expect(refused.headers.get("ratelimit")).toMatch(/^"token";r=2;t=\d+, "promo";r=0;t=\d+$/);
     // Without a code the owner buys as before; another owner's codes are their own.
@@ -170,7 +180,10 @@ describe("request ids and logs", () => {
   });
 
   it("carries the id on the payment form's errors and pages too", async () => {
-    const submit = await call("/pay/00000000-0000-4000-8000-000000000000/submit", { method: "POST", headers: { "x-request-id": "pay-form-1" } });
+    const submit = await call("/pay/00000000-0000-4000-8000-000000000000/submit", {
+      method: "POST",
+      headers: { "x-request-id": "pay-form-1" },
+    });
     expect(submit.status).toBe(400);
     expect(submit.headers.get("x-request-id")).toBe("pay-form-1");
     const page = await call("/sign-in", { headers: { "x-request-id": "page-1" } });
@@ -186,7 +199,14 @@ describe("request ids and logs", () => {
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     const line = lines.find((l) => l.requestId === "log-line-check");
-    expect(line).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v1/gifts/catalog", status: 200, ip: "192.0.2.1" });
+    expect(line).toMatchObject({
+      level: "info",
+      msg: "request",
+      method: "GET",
+      route: "/api/v1/gifts/catalog",
+      status: 200,
+      ip: "192.0.2.1",
+    });
     expect(typeof line?.ms).toBe("number");
     expect(line?.tokenId).toMatch(/^[0-9a-f-]{36}$/);
     const log = fs.readFileSync(server.logFile, "utf8");

@@ -40,7 +40,8 @@ afterAll(async () => {
 });
 
 const deliveryRow = async (id: string) => (await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!;
-const attemptRows = (id: string) => t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.attempt);
+const attemptRows = (id: string) =>
+  t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.attempt);
 
 describe("callbacks across a crash of the server", () => {
   it("are still delivered, exactly as recorded, after SIGKILL in the middle of an attempt and a restart", async () => {
@@ -61,10 +62,14 @@ describe("callbacks across a crash of the server", () => {
     expect(await attemptRows(paid.deliveryId)).toEqual([]);
 
     servers.push(await startNextProcess("webhooks-crash-2", workerEnv()));
-    const delivered = await until(async () => {
-      const row = await deliveryRow(paid.deliveryId);
-      return row.status === "delivered" && row;
-    }, 30_000, "delivery after the restart");
+    const delivered = await until(
+      async () => {
+        const row = await deliveryRow(paid.deliveryId);
+        return row.status === "delivered" && row;
+      },
+      30_000,
+      "delivery after the restart",
+    );
     expect(delivered).toMatchObject({ attemptCount: 1, lockedUntil: null, body: paid.body });
     expect((await attemptRows(paid.deliveryId)).map((a) => [a.attempt, a.responseStatus, a.error])).toEqual([[1, 200, null]]);
 

@@ -43,7 +43,9 @@ async function authToken(token: string): Promise<AuthToken> {
 describe("sign-up", () => {
   it("creates a user whose password is stored only as a scrypt hash", async () => {
     const user = await signUp("New.Shopper@Example.com");
-    const { rows } = await t.db.execute<{ email: string; password_hash: string }>(sql`SELECT email, password_hash FROM users WHERE id = ${user.id}`);
+    const { rows } = await t.db.execute<{ email: string; password_hash: string }>(
+      sql`SELECT email, password_hash FROM users WHERE id = ${user.id}`,
+    );
     expect(rows[0]?.email).toBe("New.Shopper@Example.com");
     expect(rows[0]?.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(rows[0]?.password_hash).not.toContain("correct horse");
@@ -53,19 +55,27 @@ describe("sign-up", () => {
 
   it("refuses an e-mail already registered, in any letter case", async () => {
     await signUp("taken@example.com");
-    expect(await registerUser(t.db, { email: "TAKEN@example.COM", password: "another password" })).toEqual({ ok: false, reason: "email_taken" });
+    expect(await registerUser(t.db, { email: "TAKEN@example.COM", password: "another password" })).toEqual({
+      ok: false,
+      reason: "email_taken",
+    });
     const { rows } = await t.db.execute(sql`SELECT 1 FROM users WHERE lower(email) = 'taken@example.com'`);
     expect(rows).toHaveLength(1);
   });
 
   it("refuses to claim an owner the token CLI made (no password): that would hand over its tokens", async () => {
     await ensureUser(t.db, "cli-owner@example.com");
-    expect(await registerUser(t.db, { email: "cli-owner@example.com", password: "i want those tokens" })).toEqual({ ok: false, reason: "email_taken" });
+    expect(await registerUser(t.db, { email: "cli-owner@example.com", password: "i want those tokens" })).toEqual({
+      ok: false,
+      reason: "email_taken",
+    });
   });
 
   it("lets exactly one of several simultaneous sign-ups of one address win", async () => {
     const results = await Promise.all(
-      ["race@example.com", "Race@example.com", "RACE@example.com", "race@EXAMPLE.com"].map((email) => registerUser(t.db, { email, password: "racing password" })),
+      ["race@example.com", "Race@example.com", "RACE@example.com", "race@EXAMPLE.com"].map((email) =>
+        registerUser(t.db, { email, password: "racing password" }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok)).toHaveLength(3);
@@ -148,7 +158,9 @@ describe("listUserIntents", () => {
   it("returns the user's intents from API and storefront tokens, not other users', with titles, amounts and callbacks", async () => {
     const me = await signUp("intents-me@example.com");
     const other = await signUp("intents-other@example.com");
-    const apiToken = await authToken((await createApiToken(t.db, { userId: me.id, name: "partner site", scopes: ["gifts:verify", "gear:create"] })).token);
+    const apiToken = await authToken(
+      (await createApiToken(t.db, { userId: me.id, name: "partner site", scopes: ["gifts:verify", "gear:create"] })).token,
+    );
     const storeToken = await authToken((await issueStorefrontToken(t.db, me.id)).token);
     const otherToken = await authToken((await createApiToken(t.db, { userId: other.id, name: "theirs", scopes: ["gifts:verify"] })).token);
 
@@ -156,7 +168,9 @@ describe("listUserIntents", () => {
     const gearIntent = await reserveGear(t.db, storeToken, gear(), ORIGIN);
     await verifyGift(t.db, otherToken, gift(), ORIGIN);
 
-    await t.db.execute(sql`UPDATE intents SET attribution = '{"utm_source":"vk","utm_medium":"cpc"}', callback_url = 'https://partner.example/cb' WHERE id = ${giftIntent.intentId}`);
+    await t.db.execute(
+      sql`UPDATE intents SET attribution = '{"utm_source":"vk","utm_medium":"cpc"}', callback_url = 'https://partner.example/cb' WHERE id = ${giftIntent.intentId}`,
+    );
     await t.db.execute(sql`UPDATE intents SET status = 'paid' WHERE id = ${giftIntent.intentId}`);
     const { rows } = await t.db.execute<{ id: string }>(sql`
       INSERT INTO webhook_deliveries (intent_id, user_id, event_type, url, body, status, attempt_count)
@@ -197,7 +211,14 @@ describe("listUserIntents", () => {
     expect(giftRow?.paidAt).toBeInstanceOf(Date);
     expect(giftRow?.intentAmount).toBe(giftRow!.paymentAmount - giftRow!.feeAmount + giftRow!.discountAmount);
     expect(giftRow?.callbacks).toEqual([
-      expect.objectContaining({ id: deliveryId, eventType: "intent.paid", status: "pending", attemptCount: 2, lastResponseStatus: 503, lastError: null }),
+      expect.objectContaining({
+        id: deliveryId,
+        eventType: "intent.paid",
+        status: "pending",
+        attemptCount: 2,
+        lastResponseStatus: 503,
+        lastError: null,
+      }),
     ]);
 
     expect((await listUserIntents(t.db, other.id)).intents).toHaveLength(1);
@@ -218,6 +239,8 @@ describe("listUserIntents", () => {
     expect(third.intents.map((i) => i.id)).toEqual(newestFirst.slice(4));
     expect(third.nextBefore).toBeNull();
     // A cursor that is not an id of this user's is harmless: it is the first page.
-    expect((await listUserIntents(t.db, user.id, { limit: 2, before: "not-a-uuid" })).intents.map((i) => i.id)).toEqual(newestFirst.slice(0, 2));
+    expect((await listUserIntents(t.db, user.id, { limit: 2, before: "not-a-uuid" })).intents.map((i) => i.id)).toEqual(
+      newestFirst.slice(0, 2),
+    );
   });
 });

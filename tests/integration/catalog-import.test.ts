@@ -179,10 +179,14 @@ describe.sequential("importing appdetails into the demo catalog", () => {
 
   it("imports a javascript: cover as none, and the database refuses one written any other way", async () => {
     const tf2 = JSON.parse(text)["440"];
-    const summary = await importAppdetails(t.db, JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: "javascript:alert(1)" } } }));
+    const summary = await importAppdetails(
+      t.db,
+      JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: "javascript:alert(1)" } } }),
+    );
     expect(summary.warnings).toEqual(["app 440: header_image is not an https URL; left out (the generated cover is shown)"]);
     expect((await t.pool.query("SELECT header_image FROM games WHERE app_id = 440")).rows[0]).toEqual({ header_image: null });
-    await expect(t.pool.query("UPDATE games SET header_image = 'javascript:alert(1)' WHERE app_id = 440")).rejects.toThrow(/games_header_image_https/);
+    await expect(t.pool.query("UPDATE games SET header_image = 'javascript:alert(1)' WHERE app_id = 440")).rejects.toThrow(
+      /games_header_image_https/,
+    );
   });
 });
-

@@ -65,7 +65,9 @@ describe("catalog totals", () => {
         releaseDate: "2026-01-01",
         sortRank: 1_000_000,
         giftRegions: ["RU"],
-        packages: [{ packageId: 777_777_701, title: "Drift Kings", isMain: true, priceInitial: 99_900, priceFinal: 49_900, discountPercent: 50 }],
+        packages: [
+          { packageId: 777_777_701, title: "Drift Kings", isMain: true, priceInitial: 99_900, priceFinal: 49_900, discountPercent: 50 },
+        ],
       },
     ]);
     await refreshCatalogCounts(t.db);

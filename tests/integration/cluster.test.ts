@@ -89,10 +89,14 @@ describe("the cluster primary", () => {
     await cluster.ready;
     const original = cluster.pids();
     const replacement = async (dead: number[]) =>
-      until(async () => {
-        const now = cluster.pids();
-        return now.length === 2 && now.find((pid) => !dead.includes(pid) && !original.includes(pid));
-      }, 5_000, "a replacement worker");
+      until(
+        async () => {
+          const now = cluster.pids();
+          return now.length === 2 && now.find((pid) => !dead.includes(pid) && !original.includes(pid));
+        },
+        5_000,
+        "a replacement worker",
+      );
 
     process.kill(original[0]!, "SIGKILL");
     const second = await replacement([original[0]!]);
@@ -124,7 +128,11 @@ describe("the cluster primary", () => {
     cluster.kill("SIGTERM");
     // A connection the primary accepted just as the last worker closed its server is never handed
     // on (Node's cluster holds it until the primary exits): a probe that gets no answer says nothing.
-    const refused = () => get(port).then(() => false, (err: NodeJS.ErrnoException) => err.code === "ECONNREFUSED");
+    const refused = () =>
+      get(port).then(
+        () => false,
+        (err: NodeJS.ErrnoException) => err.code === "ECONNREFUSED",
+      );
     await until(refused, 10_000, "new connections refused");
     // The request that was in a server process when SIGTERM came is answered in full.
     expect(await inFlight).toBeGreaterThan(0);

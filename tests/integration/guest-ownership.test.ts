@@ -30,7 +30,9 @@ let t: TestDatabase;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'guest-crate', 'Guest Crate', 10000, 1000)`);
+  await t.db.execute(
+    sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'guest-crate', 'Guest Crate', 10000, 1000)`,
+  );
 });
 
 afterAll(() => t?.close());
@@ -43,15 +45,19 @@ async function authenticated(token: string): Promise<AuthToken> {
 
 const guestToken = async () => authenticated((await issueStorefrontToken(t.db, null)).token);
 const ownerToken = async (email: string) =>
-  authenticated((await createApiToken(t.db, { userId: await ensureUser(t.db, email), name: email, scopes: ["gear:create", "intents:read"] })).token);
+  authenticated(
+    (await createApiToken(t.db, { userId: await ensureUser(t.db, email), name: email, scopes: ["gear:create", "intents:read"] })).token,
+  );
 
 const gearBody = (email: string) => ({ account: "76561198000000001", platform: "730", item: "guest-crate", email });
 
 /** What POST /api/v1/gear does with an Idempotency-Key, as lib/api/handler.ts calls it. */
 async function createGear(who: AuthToken, email: string, key: string) {
   const raw = gearBody(email);
-  const response = await withIdempotency(t.db, { ...ownershipOf(who), key, route: "POST /api/v1/gear", body: raw }, async (tx: Transaction) =>
-    Response.json(await reserveGear(tx, who, gearIntentRequestSchema.parse(raw), ORIGIN), { status: 201 }),
+  const response = await withIdempotency(
+    t.db,
+    { ...ownershipOf(who), key, route: "POST /api/v1/gear", body: raw },
+    async (tx: Transaction) => Response.json(await reserveGear(tx, who, gearIntentRequestSchema.parse(raw), ORIGIN), { status: 201 }),
   );
   const body = (await response.json()) as { intentId: string };
   return { status: response.status, replayed: response.headers.get("idempotent-replayed") === "true", intentId: body.intentId };
@@ -140,7 +146,11 @@ describe("the guest owner", () => {
   it("is found afresh when the cached one was deleted", async () => {
     const fresh = await createTestDatabase();
     const ownerOf = async (token: string) =>
-      (await fresh.db.execute<{ user_id: string }>(sql`SELECT user_id FROM api_tokens WHERE token_hash = encode(sha256(${token}::bytea), 'hex')`)).rows[0]?.user_id;
+      (
+        await fresh.db.execute<{ user_id: string }>(
+          sql`SELECT user_id FROM api_tokens WHERE token_hash = encode(sha256(${token}::bytea), 'hex')`,
+        )
+      ).rows[0]?.user_id;
     try {
       const before = await ownerOf((await issueStorefrontToken(fresh.db, null)).token);
       await fresh.db.execute(sql`DELETE FROM users WHERE id = ${before!}`);
@@ -195,7 +205,10 @@ describe("migration 0006", () => {
         SELECT (SELECT tk.id FROM tk JOIN g ON g.id = tk.user_id WHERE g.email = ${STOREFRONT_GUEST_EMAIL}) AS guest_token,
                (SELECT tk.id FROM tk JOIN g ON g.id = tk.user_id WHERE g.email <> ${STOREFRONT_GUEST_EMAIL}) AS owner_token`);
       const { guest_token: guestTokenId, owner_token: ownerTokenId } = rows[0]!;
-      for (const [tokenId, key] of [[guestTokenId, "guest-key"], [ownerTokenId, "owner-key"]] as const) {
+      for (const [tokenId, key] of [
+        [guestTokenId, "guest-key"],
+        [ownerTokenId, "owner-key"],
+      ] as const) {
         await db.execute(sql`
           WITH i AS (
             INSERT INTO intents (kind, token_id, app_id, gear_item_id, account, email, fee_mode, intent_amount, discount_amount, fee_amount, payment_amount, expires_at)
@@ -206,7 +219,9 @@ describe("migration 0006", () => {
       }
 
       await migrate(db, { migrationsFolder: source });
-      const { rows: keys } = await db.execute<{ key: string; token_id: string | null }>(sql`SELECT key, token_id FROM idempotency_keys ORDER BY key`);
+      const { rows: keys } = await db.execute<{ key: string; token_id: string | null }>(
+        sql`SELECT key, token_id FROM idempotency_keys ORDER BY key`,
+      );
       expect(keys).toEqual([
         { key: "guest-key", token_id: guestTokenId },
         { key: "owner-key", token_id: null },

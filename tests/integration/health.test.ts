@@ -21,7 +21,9 @@ describe("readiness", () => {
   it("is not ready when the latest migration is missing", async () => {
     await t.db.execute(sql`BEGIN`);
     try {
-      await t.db.execute(sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`);
+      await t.db.execute(
+        sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`,
+      );
       expect(await checkReadiness(t.db)).toEqual({ ready: false, reason: "database migrations are not all applied" });
     } finally {
       await t.db.execute(sql`ROLLBACK`);

@@ -34,7 +34,9 @@ async function guestToken(): Promise<AuthToken> {
 
 async function freshItem(stock = 100): Promise<string> {
   const name = `hold-item-${++item}`;
-  await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, ${name}, ${name}, 5000, ${stock})`);
+  await t.db.execute(
+    sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, ${name}, ${name}, 5000, ${stock})`,
+  );
   return name;
 }
 
@@ -121,7 +123,9 @@ describe("the cap of active API tokens", () => {
   it("holds under 120 concurrent creations", async () => {
     const userId = await ensureUser(t.db, "token-cap@example.com");
     const { ok, refused } = await outcomes(
-      Array.from({ length: 120 }, (_, i) => createAccountApiToken(t.db, { userId, name: `t${i}`, scopes: ["catalog:read"], expiresAt: null })),
+      Array.from({ length: 120 }, (_, i) =>
+        createAccountApiToken(t.db, { userId, name: `t${i}`, scopes: ["catalog:read"], expiresAt: null }),
+      ),
     );
     expect(ok).toBe(MAX_ACTIVE_API_TOKENS);
     expect(new Set(refused.map((e) => e.reason))).toEqual(new Set(["token_limit_reached"]));
@@ -131,10 +135,16 @@ describe("the cap of active API tokens", () => {
 
 describe("amounts that would overflow", () => {
   it("are refused by the database: no price over the store's bound", async () => {
-    await expect(t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'too-dear', 'x', 2147483000, 1)`)).rejects.toMatchObject({
+    await expect(
+      t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'too-dear', 'x', 2147483000, 1)`),
+    ).rejects.toMatchObject({
       cause: { code: "23514", constraint: "gear_items_price_bounded" },
     });
-    await expect(t.db.execute(sql`UPDATE packages SET price_initial = 2147483000, price_final = 2147483000 WHERE package_id = (SELECT min(package_id) FROM packages)`)).rejects.toMatchObject({
+    await expect(
+      t.db.execute(
+        sql`UPDATE packages SET price_initial = 2147483000, price_final = 2147483000 WHERE package_id = (SELECT min(package_id) FROM packages)`,
+      ),
+    ).rejects.toMatchObject({
       cause: { code: "23514", constraint: "packages_price_bounded" },
     });
   });

@@ -50,9 +50,7 @@ async function settled(response: Response) {
 }
 
 const intentsFor = (email: string) =>
-  t.db
-    .execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM intents WHERE email = ${email}`)
-    .then((r) => r.rows[0]!.n);
+  t.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM intents WHERE email = ${email}`).then((r) => r.rows[0]!.n);
 
 const keyRow = (who: AuthToken, key: string) =>
   t.db
@@ -79,7 +77,9 @@ describe("Idempotency-Key", () => {
       status: 409,
       message: 'Idempotency-Key "key-conflict" was already used with a different request body; use a new key for a new request',
     });
-    await expect(refusal(createGear(owner, body("conflict@example.com"), "key-conflict", "POST /api/v1/gifts/verify"))).resolves.toMatchObject({
+    await expect(
+      refusal(createGear(owner, body("conflict@example.com"), "key-conflict", "POST /api/v1/gifts/verify")),
+    ).resolves.toMatchObject({
       status: 409,
       message: 'Idempotency-Key "key-conflict" was already used for POST /api/v1/gear; use a new key for a new request',
     });
@@ -116,7 +116,9 @@ describe("Idempotency-Key", () => {
   });
 
   it("stores nothing for a failed request, so a retry with the same key runs again", async () => {
-    await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'idem-none', 'None', 10000, 0)`);
+    await t.db.execute(
+      sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'idem-none', 'None', 10000, 0)`,
+    );
     const raw = { ...body("retry@example.com"), item: "idem-none" };
     const outOfStock = createGear(owner, raw, "key-retry");
     await expect(refusal(outOfStock)).resolves.toMatchObject({ status: 409, message: "item idem-none is out of stock" });

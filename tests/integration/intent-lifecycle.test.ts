@@ -8,13 +8,7 @@ import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import { intentSchema } from "@/lib/schemas/intents";
 import { reserveGear } from "@/lib/services/gear";
 import { verifyGift } from "@/lib/services/gifts";
-import {
-  cancelIntent,
-  expireDueIntents,
-  fulfilIntent,
-  getIntentForOwner,
-  payIntent,
-} from "@/lib/services/intent-lifecycle";
+import { cancelIntent, expireDueIntents, fulfilIntent, getIntentForOwner, payIntent } from "@/lib/services/intent-lifecycle";
 import { submitPaymentChoice } from "@/lib/services/payments";
 import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
@@ -51,7 +45,9 @@ let itemSeq = 0;
 /** A gear item of its own per test, so stock counts are exact. */
 async function newItem(stock: number): Promise<string> {
   const item = `lifecycle-${++itemSeq}`;
-  await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, ${item}, ${`Item ${itemSeq}`}, 10000, ${stock})`);
+  await t.db.execute(
+    sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, ${item}, ${`Item ${itemSeq}`}, 10000, ${stock})`,
+  );
   return item;
 }
 
@@ -86,7 +82,15 @@ const stockOf = (item: string) =>
 
 /** The stored row; times as ISO strings at the millisecond, as the API shows them. */
 const row = (id: string) =>
-  one<{ status: string; paid_at: string | null; canceled_at: string | null; expired_at: string | null; expires_at: string; payment_provider: string | null; provider_payment_id: string | null }>(
+  one<{
+    status: string;
+    paid_at: string | null;
+    canceled_at: string | null;
+    expired_at: string | null;
+    expires_at: string;
+    payment_provider: string | null;
+    provider_payment_id: string | null;
+  }>(
     sql`SELECT status, payment_provider, provider_payment_id,
           to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS paid_at,
           to_char(canceled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS canceled_at,
@@ -98,9 +102,11 @@ const row = (id: string) =>
 const lapse = (id: string) => t.db.execute(sql`UPDATE intents SET expires_at = now() - interval '1 second' WHERE id = ${id}`);
 
 const outbox = (id: string) =>
-  t.db.execute<{ event_type: string; url: string; user_id: string; body: string; status: string }>(
-    sql`SELECT event_type, url, user_id, body, status FROM webhook_deliveries WHERE intent_id = ${id}`,
-  ).then((r) => r.rows);
+  t.db
+    .execute<{ event_type: string; url: string; user_id: string; body: string; status: string }>(
+      sql`SELECT event_type, url, user_id, body, status FROM webhook_deliveries WHERE intent_id = ${id}`,
+    )
+    .then((r) => r.rows);
 
 describe("paying", () => {
   it("moves the intent to paid, takes the unit out of stock for good and queues one intent.paid callback", async () => {
@@ -124,7 +130,12 @@ describe("paying", () => {
 
     const events = await outbox(created.intentId);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ event_type: "intent.paid", url: "https://partner.example.com/hook", user_id: owner.userId, status: "pending" });
+    expect(events[0]).toMatchObject({
+      event_type: "intent.paid",
+      url: "https://partner.example.com/hook",
+      user_id: owner.userId,
+      status: "pending",
+    });
     const body = JSON.parse(events[0]!.body);
     expect(body).toEqual({ type: "intent.paid", timestamp: expect.any(String), data: api });
   });
@@ -143,7 +154,11 @@ describe("paying", () => {
     const lapsed = await gift();
     await lapse(lapsed.intentId);
 
-    await expect(refusal(payIntent(t.db, paid.intentId, SANDBOX))).resolves.toMatchObject({ status: 409, reason: "intent_state_conflict", message: `intent ${paid.intentId} is already paid` });
+    await expect(refusal(payIntent(t.db, paid.intentId, SANDBOX))).resolves.toMatchObject({
+      status: 409,
+      reason: "intent_state_conflict",
+      message: `intent ${paid.intentId} is already paid`,
+    });
     await expect(refusal(payIntent(t.db, canceled.intentId, SANDBOX))).resolves.toMatchObject({
       status: 409,
       message: `intent ${canceled.intentId} is canceled and cannot be paid`,
@@ -160,7 +175,10 @@ describe("paying", () => {
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => payIntent(t.db, created.intentId, SANDBOX)));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results.filter((r) => r.status === "rejected")) {
-      expect(asAnswered((r as PromiseRejectedResult).reason)).toMatchObject({ status: 409, message: `intent ${created.intentId} is already paid` });
+      expect(asAnswered((r as PromiseRejectedResult).reason)).toMatchObject({
+        status: 409,
+        message: `intent ${created.intentId} is already paid`,
+      });
     }
     expect(await outbox(created.intentId)).toHaveLength(1);
   });
@@ -283,7 +301,11 @@ describe("promo-code uses", () => {
   it("come back when the intent is declined", async () => {
     const first = await gift({ code: "ONCE" });
     expect(await uses()).toBe(1);
-    await expect(refusal(gift({ code: "ONCE" }))).resolves.toMatchObject({ status: 400, reason: "promo_code_used_up", message: "promo code ONCE has reached its usage limit" });
+    await expect(refusal(gift({ code: "ONCE" }))).resolves.toMatchObject({
+      status: 400,
+      reason: "promo_code_used_up",
+      message: "promo code ONCE has reached its usage limit",
+    });
     await cancelIntent(t.db, first.intentId, ORIGIN);
     expect(await uses()).toBe(0);
   });
@@ -353,7 +375,10 @@ describe("reading an intent", () => {
   });
 
   it("describes a gift by game and edition", async () => {
-    const created = await gift({ item: "1091500", target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "KZ", packageId: 10915002 } });
+    const created = await gift({
+      item: "1091500",
+      target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "KZ", packageId: 10915002 },
+    });
     const api = await getIntentForOwner(t.db, owner, created.intentId, ORIGIN);
     expect(api.gift).toEqual({
       appId: 1091500,
@@ -418,7 +443,10 @@ describe("the payment page's buttons", () => {
   it("records the sandbox's payment reference", async () => {
     const created = await gift();
     await submitPaymentChoice(t.db, created.intentId, "pay", ORIGIN);
-    expect(await row(created.intentId)).toMatchObject({ payment_provider: "sandbox", provider_payment_id: expect.stringMatching(/^sbx_[0-9a-f]{24}$/) });
+    expect(await row(created.intentId)).toMatchObject({
+      payment_provider: "sandbox",
+      provider_payment_id: expect.stringMatching(/^sbx_[0-9a-f]{24}$/),
+    });
   });
 
   it("finds nothing for unknown or malformed ids", async () => {

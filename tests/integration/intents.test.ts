@@ -63,7 +63,8 @@ describe("gear reservations", () => {
     const { ok, failed } = await settle(Array.from({ length: 120 }, () => reserveGear(t.db, token, gearBody("scarce"), ORIGIN)));
     expect(ok).toHaveLength(7);
     expect(failed).toHaveLength(113);
-    for (const err of failed) expect(asAnswered(err as DomainError)).toMatchObject({ status: 409, reason: "out_of_stock", message: "item scarce is out of stock" });
+    for (const err of failed)
+      expect(asAnswered(err as DomainError)).toMatchObject({ status: 409, reason: "out_of_stock", message: "item scarce is out of stock" });
     const { n } = await one<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM intents WHERE gear_item_id = (SELECT id FROM gear_items WHERE item = 'scarce')`,
     );
@@ -73,15 +74,22 @@ describe("gear reservations", () => {
   it("stop holding stock once their intent has expired", async () => {
     await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'single', 'Single', 5000, 1)`);
     const first = await reserveGear(t.db, token, gearBody("single"), ORIGIN);
-    await expect(serviceRefusal(reserveGear(t.db, token, gearBody("single"), ORIGIN))).resolves.toMatchObject({ status: 409, reason: "out_of_stock" });
+    await expect(serviceRefusal(reserveGear(t.db, token, gearBody("single"), ORIGIN))).resolves.toMatchObject({
+      status: 409,
+      reason: "out_of_stock",
+    });
     await t.db.execute(sql`UPDATE intents SET expires_at = now() - interval '1 second' WHERE id = ${first.intentId}`);
     const second = await reserveGear(t.db, token, gearBody("single"), ORIGIN);
     expect(second.intentId).not.toBe(first.intentId);
   });
 
   it("roll back the reservation when the promo code is refused", async () => {
-    await t.db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'promo-item', 'Promo Item', 5000, 1)`);
-    await expect(serviceRefusal(reserveGear(t.db, token, gearBody("promo-item", { code: "EXPIRED2025" }), ORIGIN))).resolves.toMatchObject({ reason: "promo_code_expired" });
+    await t.db.execute(
+      sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'promo-item', 'Promo Item', 5000, 1)`,
+    );
+    await expect(serviceRefusal(reserveGear(t.db, token, gearBody("promo-item", { code: "EXPIRED2025" }), ORIGIN))).resolves.toMatchObject({
+      reason: "promo_code_expired",
+    });
     const ok = await reserveGear(t.db, token, gearBody("promo-item"), ORIGIN);
     expect(ok.verified).toBe(true);
   });
@@ -108,7 +116,12 @@ describe("promo code use limits", () => {
     const { ok, failed } = await settle(Array.from({ length: 40 }, () => verifyGift(t.db, token, giftBody("LIMITED5"), ORIGIN)));
     expect(ok).toHaveLength(5);
     expect(failed).toHaveLength(35);
-    for (const err of failed) expect(asAnswered(err as DomainError)).toMatchObject({ status: 400, reason: "promo_code_used_up", message: "promo code LIMITED5 has reached its usage limit" });
+    for (const err of failed)
+      expect(asAnswered(err as DomainError)).toMatchObject({
+        status: 400,
+        reason: "promo_code_used_up",
+        message: "promo code LIMITED5 has reached its usage limit",
+      });
     const promo = await one<{ uses: number; intents: number }>(
       sql`SELECT p.uses, (SELECT count(*)::int FROM intents i WHERE i.promo_code_id = p.id) AS intents
           FROM promo_codes p WHERE p.code = 'LIMITED5'`,

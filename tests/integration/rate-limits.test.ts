@@ -20,7 +20,11 @@ afterAll(() => t?.close());
 
 const policy = (limit: number, windowSeconds = 60): RateLimitPolicy => ({ name: "token", limit, windowSeconds });
 const rowsOf = async (key: string) =>
-  (await t.db.execute<{ count: number; window_start: string }>(sql`SELECT count, window_start FROM rate_limits WHERE key = ${key} ORDER BY window_start`)).rows;
+  (
+    await t.db.execute<{ count: number; window_start: string }>(
+      sql`SELECT count, window_start FROM rate_limits WHERE key = ${key} ORDER BY window_start`,
+    )
+  ).rows;
 
 describe("rate-limit counters in PostgreSQL", () => {
   it("counts 50 concurrent requests exactly: each count once, the ones past the limit refused", async () => {
@@ -35,7 +39,9 @@ describe("rate-limit counters in PostgreSQL", () => {
 
   it("starts a new window on the database's clock, aligned to the window length", async () => {
     // Start just after a 2 s boundary so both hits fall in one window, then wait into the next.
-    const { rows } = await t.db.execute<{ ms: number }>(sql`SELECT (2000 - (extract(epoch FROM clock_timestamp()) * 1000)::bigint % 2000)::int AS ms`);
+    const { rows } = await t.db.execute<{ ms: number }>(
+      sql`SELECT (2000 - (extract(epoch FROM clock_timestamp()) * 1000)::bigint % 2000)::int AS ms`,
+    );
     await new Promise((r) => setTimeout(r, rows[0]!.ms + 50));
     const first = await hitRateLimit(t.db, "token:rollover", policy(2, 2));
     const second = await hitRateLimit(t.db, "token:rollover", policy(2, 2));
@@ -61,7 +67,9 @@ describe("rate-limit counters in PostgreSQL", () => {
 
   it("counts several keys in one statement, concurrently in either order without deadlock", async () => {
     await Promise.all(
-      Array.from({ length: 30 }, (_, i) => hitRateLimits(t.db, i % 2 ? ["signin:a", "signin-email:b"] : ["signin-email:b", "signin:a"], policy(100))),
+      Array.from({ length: 30 }, (_, i) =>
+        hitRateLimits(t.db, i % 2 ? ["signin:a", "signin-email:b"] : ["signin-email:b", "signin:a"], policy(100)),
+      ),
     );
     expect((await rowsOf("signin:a")).map((r) => r.count)).toEqual([30]);
     expect((await rowsOf("signin-email:b")).map((r) => r.count)).toEqual([30]);

@@ -35,7 +35,10 @@ describe("API tokens", () => {
   it("authenticate with their scopes and record the last use", async () => {
     const created = await createApiToken(t.db, { userId, name: "use", scopes: ["gifts:verify", "gear:create"] });
     const result = await authenticateToken(t.db, created.token);
-    expect(result).toEqual({ ok: true, token: { id: created.id, userId, name: "use", scopes: ["gifts:verify", "gear:create"], purpose: "api", guest: false } });
+    expect(result).toEqual({
+      ok: true,
+      token: { id: created.id, userId, name: "use", scopes: ["gifts:verify", "gear:create"], purpose: "api", guest: false },
+    });
     await expect.poll(async () => (await listApiTokens(t.db, userId)).find((r) => r.id === created.id)?.lastUsedAt).toBeInstanceOf(Date);
   });
 

@@ -57,10 +57,14 @@ const delivery = async (id: string) => {
 const attempts = (id: string) =>
   t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.attempt);
 const finished = (id: string, timeoutMs = 15_000) =>
-  until(async () => {
-    const row = await delivery(id);
-    return row.status !== "pending" && row;
-  }, timeoutMs, `delivery ${id} finishing`);
+  until(
+    async () => {
+      const row = await delivery(id);
+      return row.status !== "pending" && row;
+    },
+    timeoutMs,
+    `delivery ${id} finishing`,
+  );
 
 describe("the webhook worker", () => {
   beforeEach(() => {
@@ -152,7 +156,7 @@ describe("the webhook worker", () => {
 
   it("on stop, claims nothing new but finishes and records the attempt in flight", async () => {
     let answered = 0;
-    receiver.answer((_, res) => setTimeout(() => (answered = Date.now(), res.writeHead(200).end()), 400));
+    receiver.answer((_, res) => setTimeout(() => ((answered = Date.now()), res.writeHead(200).end()), 400));
     const paid = await payIntentWithCallback(t.db, `${receiver.url}/in-flight`);
     const runner = startWorker(t.db);
     await receiver.waitForRequests(1);
@@ -225,10 +229,21 @@ describe("the receiver the API guide shows", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "gk-guide-receiver-"));
     const file = path.join(dir, "receiver.mjs");
     const port = await freeLoopbackPort();
-    fs.writeFileSync(file, `${RECEIVER_VERIFY_SOURCE}\n${RECEIVER_SERVER_SOURCE.replace(".listen(8080)", `.listen(${port}, "127.0.0.1")`)}`);
+    fs.writeFileSync(
+      file,
+      `${RECEIVER_VERIFY_SOURCE}\n${RECEIVER_SERVER_SOURCE.replace(".listen(8080)", `.listen(${port}, "127.0.0.1")`)}`,
+    );
     child = spawn(process.execPath, [file], { env: { ...process.env, GIFTKEY_WEBHOOK_SECRET: secret }, stdio: "ignore" });
     const url = `http://127.0.0.1:${port}`;
-    await until(() => fetch(url, { method: "POST" }).then((r) => r.status === 401, () => false), 10_000, "the guide's receiver listening");
+    await until(
+      () =>
+        fetch(url, { method: "POST" }).then(
+          (r) => r.status === 401,
+          () => false,
+        ),
+      10_000,
+      "the guide's receiver listening",
+    );
     return url;
   }
 

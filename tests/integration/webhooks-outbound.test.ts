@@ -40,22 +40,112 @@ const resolveTo = (...addresses: string[]) => {
 
 describe("postCallback refuses what callbacks may not reach", () => {
   const refused: [string, string, Partial<OutboundOptions>, string, boolean][] = [
-    ["loopback by IP", "https://127.0.0.1:PORT/hook", {}, "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach", false],
-    ["IPv6 loopback", "https://[::1]:PORT/hook", {}, "the callback host ::1 resolves to ::1 (loopback), which callbacks may not reach", false],
-    ["IPv4-mapped loopback", "https://[::ffff:127.0.0.1]:PORT/hook", {}, "the callback host ::ffff:7f00:1 resolves to ::ffff:7f00:1 (loopback), which callbacks may not reach", false],
-    ["a hex-encoded loopback", "https://0x7f.1:PORT/hook", {}, "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach", false],
-    ["the metadata service", "https://169.254.169.254/latest/meta-data/", {}, "the callback host 169.254.169.254 resolves to 169.254.169.254 (metadata), which callbacks may not reach", false],
-    ["AWS metadata over IPv6", "https://[fd00:ec2::254]/latest", {}, "the callback host fd00:ec2::254 resolves to fd00:ec2::254 (metadata), which callbacks may not reach", false],
-    ["a private network", "https://10.1.2.3/hook", {}, "the callback host 10.1.2.3 resolves to 10.1.2.3 (private), which callbacks may not reach", false],
-    ["a name resolving to a private address", "https://partner.example/hook", { resolve: resolveTo("192.168.0.10").resolve }, "the callback host partner.example resolves to 192.168.0.10 (private), which callbacks may not reach", false],
-    ["a name with one public and one private answer", "https://partner.example/hook", { resolve: resolveTo("93.184.216.34", "10.0.0.5").resolve }, "the callback host partner.example resolves to 10.0.0.5 (private), which callbacks may not reach", false],
-    ["a name resolving to CGNAT", "https://partner.example/hook", { resolve: resolveTo("100.64.1.1").resolve }, "the callback host partner.example resolves to 100.64.1.1 (cgnat), which callbacks may not reach", false],
-    ["a name resolving to unique-local IPv6", "https://partner.example/hook", { resolve: resolveTo("2606:4700::1", "fd12::1").resolve }, "the callback host partner.example resolves to fd12::1 (unique-local), which callbacks may not reach", false],
+    [
+      "loopback by IP",
+      "https://127.0.0.1:PORT/hook",
+      {},
+      "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach",
+      false,
+    ],
+    [
+      "IPv6 loopback",
+      "https://[::1]:PORT/hook",
+      {},
+      "the callback host ::1 resolves to ::1 (loopback), which callbacks may not reach",
+      false,
+    ],
+    [
+      "IPv4-mapped loopback",
+      "https://[::ffff:127.0.0.1]:PORT/hook",
+      {},
+      "the callback host ::ffff:7f00:1 resolves to ::ffff:7f00:1 (loopback), which callbacks may not reach",
+      false,
+    ],
+    [
+      "a hex-encoded loopback",
+      "https://0x7f.1:PORT/hook",
+      {},
+      "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach",
+      false,
+    ],
+    [
+      "the metadata service",
+      "https://169.254.169.254/latest/meta-data/",
+      {},
+      "the callback host 169.254.169.254 resolves to 169.254.169.254 (metadata), which callbacks may not reach",
+      false,
+    ],
+    [
+      "AWS metadata over IPv6",
+      "https://[fd00:ec2::254]/latest",
+      {},
+      "the callback host fd00:ec2::254 resolves to fd00:ec2::254 (metadata), which callbacks may not reach",
+      false,
+    ],
+    [
+      "a private network",
+      "https://10.1.2.3/hook",
+      {},
+      "the callback host 10.1.2.3 resolves to 10.1.2.3 (private), which callbacks may not reach",
+      false,
+    ],
+    [
+      "a name resolving to a private address",
+      "https://partner.example/hook",
+      { resolve: resolveTo("192.168.0.10").resolve },
+      "the callback host partner.example resolves to 192.168.0.10 (private), which callbacks may not reach",
+      false,
+    ],
+    [
+      "a name with one public and one private answer",
+      "https://partner.example/hook",
+      { resolve: resolveTo("93.184.216.34", "10.0.0.5").resolve },
+      "the callback host partner.example resolves to 10.0.0.5 (private), which callbacks may not reach",
+      false,
+    ],
+    [
+      "a name resolving to CGNAT",
+      "https://partner.example/hook",
+      { resolve: resolveTo("100.64.1.1").resolve },
+      "the callback host partner.example resolves to 100.64.1.1 (cgnat), which callbacks may not reach",
+      false,
+    ],
+    [
+      "a name resolving to unique-local IPv6",
+      "https://partner.example/hook",
+      { resolve: resolveTo("2606:4700::1", "fd12::1").resolve },
+      "the callback host partner.example resolves to fd12::1 (unique-local), which callbacks may not reach",
+      false,
+    ],
     ["localhost by name", "https://localhost:PORT/hook", {}, "the callback host localhost resolves to ", false],
-    ["plain http to a host not allowed", "http://partner.example/hook", {}, "callbacks are sent over https only (http:// only to hosts allowed for development), not to http://partner.example", true],
-    ["plain http to loopback not allowed", "http://127.0.0.1:PORT/hook", {}, "callbacks are sent over https only (http:// only to hosts allowed for development), not to http://127.0.0.1:PORT", true],
-    ["another scheme", "ftp://partner.example/hook", {}, "callbacks are sent over https only (http:// only to hosts allowed for development), not to ftp://partner.example", true],
-    ["credentials in the URL", "https://user:pw@partner.example/hook", { resolve: resolveTo("93.184.216.34").resolve }, "a callback URL may not carry credentials", true],
+    [
+      "plain http to a host not allowed",
+      "http://partner.example/hook",
+      {},
+      "callbacks are sent over https only (http:// only to hosts allowed for development), not to http://partner.example",
+      true,
+    ],
+    [
+      "plain http to loopback not allowed",
+      "http://127.0.0.1:PORT/hook",
+      {},
+      "callbacks are sent over https only (http:// only to hosts allowed for development), not to http://127.0.0.1:PORT",
+      true,
+    ],
+    [
+      "another scheme",
+      "ftp://partner.example/hook",
+      {},
+      "callbacks are sent over https only (http:// only to hosts allowed for development), not to ftp://partner.example",
+      true,
+    ],
+    [
+      "credentials in the URL",
+      "https://user:pw@partner.example/hook",
+      { resolve: resolveTo("93.184.216.34").resolve },
+      "a callback URL may not carry credentials",
+      true,
+    ],
     ["not a URL", "not a url", {}, "the callback URL is not a valid URL", true],
   ];
 
@@ -73,14 +163,23 @@ describe("postCallback refuses what callbacks may not reach", () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" });
     };
     const result = await postCallback("https://nowhere.invalid/hook", BODY, HEADERS, options({ resolve }));
-    expect(result).toMatchObject({ ok: false, error: "the callback host nowhere.invalid could not be resolved (ENOTFOUND)", permanent: false });
+    expect(result).toMatchObject({
+      ok: false,
+      error: "the callback host nowhere.invalid could not be resolved (ENOTFOUND)",
+      permanent: false,
+    });
   });
 });
 
 describe("postCallback to an allowed development host", () => {
   it("delivers the exact body and headers and reports the status", async () => {
     receiver.answer((_, res) => res.writeHead(202).end("accepted"));
-    const result = await postCallback(`${receiver.url}/hooks/gk?src=test`, BODY, HEADERS, options({ allowHosts: parseAllowHosts("127.0.0.1, localhost") }));
+    const result = await postCallback(
+      `${receiver.url}/hooks/gk?src=test`,
+      BODY,
+      HEADERS,
+      options({ allowHosts: parseAllowHosts("127.0.0.1, localhost") }),
+    );
     expect(result).toMatchObject({ ok: true, status: 202, responseBytes: 8, truncated: false });
     const [req] = receiver.requests;
     expect(req).toMatchObject({ method: "POST", url: "/hooks/gk?src=test", body: BODY });
@@ -97,7 +196,12 @@ describe("postCallback to an allowed development host", () => {
     // A rebinding DNS would answer a second lookup differently; there must not be one.
     let lookups = 0;
     const resolve = async () => (++lookups === 1 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "10.9.9.9", family: 4 }]);
-    const result = await postCallback(`http://receiver.test:${receiver.port}/cb`, BODY, HEADERS, options({ allowHosts: new Set(["receiver.test"]), resolve }));
+    const result = await postCallback(
+      `http://receiver.test:${receiver.port}/cb`,
+      BODY,
+      HEADERS,
+      options({ allowHosts: new Set(["receiver.test"]), resolve }),
+    );
     expect(result).toMatchObject({ ok: true, status: 204 });
     expect(lookups).toBe(1);
     expect(receiver.requests[0]!.headers.host).toBe(`receiver.test:${receiver.port}`);
@@ -130,7 +234,12 @@ describe("postCallback to an allowed development host", () => {
       res.on("close", () => res.destroy());
       pump();
     });
-    const result = await postCallback(receiver.url, BODY, HEADERS, options({ allowHosts: new Set(["127.0.0.1"]), maxResponseBytes: 10_000, timeoutMs: 5_000 }));
+    const result = await postCallback(
+      receiver.url,
+      BODY,
+      HEADERS,
+      options({ allowHosts: new Set(["127.0.0.1"]), maxResponseBytes: 10_000, timeoutMs: 5_000 }),
+    );
     expect(result).toMatchObject({ ok: true, status: 200, responseBytes: 10_000, truncated: true });
     expect(result.durationMs).toBeLessThan(2_000);
     expect(written).toBeLessThan(50 * 1024 * 1024);
@@ -160,11 +269,38 @@ describe.skipIf(!hasOpenssl)("postCallback over TLS", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "gk-tls-"));
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=receiver.test",
-      "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=receiver.test",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
     const key = fs.readFileSync(path.join(dir, "key.pem"));
     const cert = fs.readFileSync(path.join(dir, "cert.pem"));
-    server = https.createServer({ key, cert, SNICallback: (name, cb) => { serverNames.push(name); cb(null, undefined); } }, (_, res) => res.writeHead(200).end());
+    server = https.createServer(
+      {
+        key,
+        cert,
+        SNICallback: (name, cb) => {
+          serverNames.push(name);
+          cb(null, undefined);
+        },
+      },
+      (_, res) => res.writeHead(200).end(),
+    );
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     port = (server.address() as AddressInfo).port;
   });
@@ -175,7 +311,12 @@ describe.skipIf(!hasOpenssl)("postCallback over TLS", () => {
 
   it("sends the host name as SNI while dialling the vetted address, and checks the certificate", async () => {
     const { resolve } = resolveTo("127.0.0.1");
-    const result = await postCallback(`https://receiver.test:${port}/cb`, BODY, HEADERS, options({ allowHosts: new Set(["receiver.test"]), resolve }));
+    const result = await postCallback(
+      `https://receiver.test:${port}/cb`,
+      BODY,
+      HEADERS,
+      options({ allowHosts: new Set(["receiver.test"]), resolve }),
+    );
     expect(serverNames).toEqual(["receiver.test"]);
     // A self-signed certificate is not trusted: verification is on even for an allowed host.
     expect(result).toMatchObject({ ok: false, error: "TLS certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)" });

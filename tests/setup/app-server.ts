@@ -43,7 +43,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const tokens = await createTokens(url);
 
   if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) {
-    const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+    const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+    });
     if (build.status !== 0) throw new Error("next build failed");
   }
 

@@ -92,10 +92,10 @@ async function createTemplate(adminUrl: string, template: string): Promise<void>
 async function dropRunDatabases(adminUrl: string, template: string): Promise<void> {
   const testPrefix = template.replace(/^gk_template_/, "gk_test_");
   await withClient(adminUrl, async (c) => {
-    const { rows } = await c.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $2)",
-      [template, `${testPrefix}_`],
-    );
+    const { rows } = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $2)", [
+      template,
+      `${testPrefix}_`,
+    ]);
     for (const { datname } of rows) await dropEvenTemplate(c, datname);
   });
 }
@@ -103,9 +103,7 @@ async function dropRunDatabases(adminUrl: string, template: string): Promise<voi
 /** Databases left on the persistent embedded server by runs that were killed (their pid is gone). */
 async function dropAbandonedDatabases(adminUrl: string): Promise<void> {
   await withClient(adminUrl, async (c) => {
-    const { rows } = await c.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname ~ '^gk_(template|test)_[0-9]+_'",
-    );
+    const { rows } = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname ~ '^gk_(template|test)_[0-9]+_'");
     for (const { datname } of rows) {
       const pid = Number(datname.split("_")[2]);
       if (!isAlive(pid)) await dropEvenTemplate(c, datname);

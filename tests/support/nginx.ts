@@ -61,7 +61,13 @@ export async function startNginx(name: string, upstreams: string[]): Promise<Ngi
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${readErrors(dir)}`);
-    if (await fetch(`${url}/nginx-health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/nginx-health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s:\n${readErrors(dir)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -91,7 +97,8 @@ export function renderSite(config: string, { upstreams, listen, logDir }: { upst
   };
   replaced(/^(\s*)listen 80;$/m, `$1listen ${listen};`);
   replaced(/\/var\/log\/nginx\//g, `${logDir}/`);
-  if (!upstreams.every((u) => out.includes(`server ${u} `))) throw new Error("deploy/nginx/giftkey.conf: the upstream has no `least_conn;` line to put servers after");
+  if (!upstreams.every((u) => out.includes(`server ${u} `)))
+    throw new Error("deploy/nginx/giftkey.conf: the upstream has no `least_conn;` line to put servers after");
   return out;
 }
 

@@ -28,12 +28,27 @@ export async function payIntentWithCallback(db: Database, callbackUrl: string, o
     { id: token.id, userId, name: token.name, scopes: token.scopes, purpose: "api", guest: false },
     // callbackUrl goes in unchecked: these tests face the sender's own checks with URLs (loopback
     // receivers among them) that the request schema refuses unless WEBHOOK_ALLOW_HOSTS opens them.
-    { ...gearIntentRequestSchema.parse({ account: "76561198000000001", platform: "730", item: "webhook-crate", email: "gamer@example.com" }), callbackUrl },
+    {
+      ...gearIntentRequestSchema.parse({
+        account: "76561198000000001",
+        platform: "730",
+        item: "webhook-crate",
+        email: "gamer@example.com",
+      }),
+      callbackUrl,
+    },
     ORIGIN,
   );
   // The payment flow itself: the state change and its callback commit in one transaction.
-  await payIntent(db, created.intentId, { provider: "sandbox", providerPaymentId: `sbx_${crypto.randomBytes(6).toString("hex")}`, origin: ORIGIN });
-  const [delivery] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.intentId, created.intentId));
+  await payIntent(db, created.intentId, {
+    provider: "sandbox",
+    providerPaymentId: `sbx_${crypto.randomBytes(6).toString("hex")}`,
+    origin: ORIGIN,
+  });
+  const [delivery] = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.intentId, created.intentId));
   const deliveryId = delivery!.id;
   const [row] = await db.select({ body: webhookDeliveries.body }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
   return { intentId: created.intentId, userId, deliveryId, body: row!.body };

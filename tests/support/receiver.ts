@@ -31,7 +31,13 @@ export async function startReceiver(answer: ReceiverAnswer = (_, res) => res.wri
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const received = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const received = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       requests.push(received);
       waiters.splice(0).forEach((w) => w());
       current(received, res, requests.length - 1);

@@ -19,7 +19,8 @@ export const GET = withRequestContext(
       return presented ? errorResponse("invalid_token", { problem: "not_a_token" }) : errorResponse("missing_token", {});
     }
     const collected = await collectMetrics();
-    if (!collected.ok) return errorResponse("service_unavailable", { what: `the cluster's metrics could not be collected: ${collected.reason}; try again` });
+    if (!collected.ok)
+      return errorResponse("service_unavailable", { what: `the cluster's metrics could not be collected: ${collected.reason}; try again` });
     return new Response(collected.metrics, {
       headers: { "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" },
     });

@@ -76,7 +76,12 @@ function Fields({ schema, schemas, prefix = "" }: { schema: Schema; schemas: Rec
 function FieldTable({ schema, schemas }: { schema: Schema; schemas: Record<string, unknown> }) {
   return (
     // Focusable so a keyboard user can scroll a table wider than a phone's screen.
-    <div className="mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-sky-400" tabIndex={0} role="region" aria-label="Fields">
+    <div
+      className="mt-2 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-sky-400"
+      tabIndex={0}
+      role="region"
+      aria-label="Fields"
+    >
       <table className="w-full text-left text-sm">
         <thead className="text-slate-400">
           <tr>

@@ -15,8 +15,7 @@ export default function ApiReferencePage() {
     <main className="mx-auto max-w-4xl px-4 py-10" lang="en">
       <h1 className="text-3xl font-bold">{doc.info.title}</h1>
       <p className="mt-2 text-slate-300">
-        Version {doc.info.version}. Base path <code className="text-sky-300">/api/v1</code>. The machine-readable
-        document is at{" "}
+        Version {doc.info.version}. Base path <code className="text-sky-300">/api/v1</code>. The machine-readable document is at{" "}
         <a className="text-sky-300 underline" href="/api/v1/openapi.json">
           /api/v1/openapi.json
         </a>{" "}
@@ -62,10 +61,15 @@ export default function ApiReferencePage() {
       <section id="reasons" className="mt-10">
         <h2 className="text-xl font-semibold">Refusal reasons</h2>
         <p className="mt-3 leading-relaxed text-slate-300">
-          Every error body&apos;s <code className="rounded bg-slate-800 px-1 text-sky-200">reason</code> is one of these. The status is always the
-          same for a reason; the operations are those that can answer it.
+          Every error body&apos;s <code className="rounded bg-slate-800 px-1 text-sky-200">reason</code> is one of these. The status is
+          always the same for a reason; the operations are those that can answer it.
         </p>
-        <div className="mt-3 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-sky-400" tabIndex={0} role="region" aria-label="Refusal reasons">
+        <div
+          className="mt-3 overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-sky-400"
+          tabIndex={0}
+          role="region"
+          aria-label="Refusal reasons"
+        >
           <table className="w-full text-left text-sm">
             <thead className="text-slate-400">
               <tr>
@@ -83,7 +87,9 @@ export default function ApiReferencePage() {
                   <td className="py-1 pr-3 text-slate-300">
                     <Inline text={r.summary} />
                   </td>
-                  <td className="py-1 font-mono text-xs text-slate-400">{r.operations.length ? r.operations.join(", ") : "the store's own pages"}</td>
+                  <td className="py-1 font-mono text-xs text-slate-400">
+                    {r.operations.length ? r.operations.join(", ") : "the store's own pages"}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -106,7 +112,10 @@ export default function ApiReferencePage() {
 }
 
 function anchor(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /** `code` spans in the guide's prose. */
@@ -130,7 +139,10 @@ export function Inline({ text }: { text: string }) {
 function CodeBlock({ fenced }: { fenced: string }) {
   const code = fenced.replace(/^```\w*\n/, "").replace(/\n?```$/, "");
   return (
-    <pre tabIndex={0} className="mt-3 overflow-x-auto rounded border border-slate-800 bg-slate-900 p-4 text-sm leading-relaxed text-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-400">
+    <pre
+      tabIndex={0}
+      className="mt-3 overflow-x-auto rounded border border-slate-800 bg-slate-900 p-4 text-sm leading-relaxed text-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-400"
+    >
       <code>{code}</code>
     </pre>
   );

@@ -39,9 +39,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
             <h2 id="pay-heading" className="sr-only">
               {t.pay.actions.heading}
             </h2>
-            <p className="text-slate-300">
-              {format(t.pay.deadline.payBefore, { time: formatTime(view.expiresAt, locale) })}
-            </p>
+            <p className="text-slate-300">{format(t.pay.deadline.payBefore, { time: formatTime(view.expiresAt, locale) })}</p>
             <Countdown secondsLeft={view.secondsLeft} />
             <form method="post" action={paymentSubmitPath(view.id)} className="mt-5 flex flex-col gap-3 sm:flex-row">
               <button

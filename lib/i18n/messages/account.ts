@@ -49,7 +49,8 @@ export const account = defineMessages({
       password_too_long: "Пароль слишком длинный: не больше 200 символов.",
       password_is_email: "Пароль не должен совпадать с адресом почты или именем в нём.",
       password_too_simple: "Слишком простой пароль: один символ или ряд подряд (aaaa, 1234, qwerty). Лучше фраза из нескольких слов.",
-      password_too_common: "Этот пароль слишком распространён: такие пробуют первыми. Придумайте другой, например фразу из нескольких слов.",
+      password_too_common:
+        "Этот пароль слишком распространён: такие пробуют первыми. Придумайте другой, например фразу из нескольких слов.",
       password_unchanged: "Новый пароль совпадает с текущим.",
       password_wrong: "Текущий пароль неверен.",
       formSummary: "Исправьте отмеченные поля.",
@@ -227,8 +228,10 @@ export const account = defineMessages({
       password_too_short: "That password is too short: use at least 10 characters.",
       password_too_long: "That password is too long: at most 200 characters.",
       password_is_email: "The password must not be your e-mail address or the name in it.",
-      password_too_simple: "That password is too simple: one character or a run of keys (aaaa, 1234, qwerty). A phrase of a few words works well.",
-      password_too_common: "That password is too common: it is among the first a guesser tries. Choose another, such as a phrase of a few words.",
+      password_too_simple:
+        "That password is too simple: one character or a run of keys (aaaa, 1234, qwerty). A phrase of a few words works well.",
+      password_too_common:
+        "That password is too common: it is among the first a guesser tries. Choose another, such as a phrase of a few words.",
       password_unchanged: "The new password is the same as the current one.",
       password_wrong: "The current password is wrong.",
       formSummary: "Fix the marked fields.",

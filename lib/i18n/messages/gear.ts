@@ -9,14 +9,24 @@ export const gear = defineMessages({
     platform: { legend: "Игра" },
     item: {
       legend: "Предмет",
-      available: { one: "{count} шт. в наличии", few: "{count} шт. в наличии", many: "{count} шт. в наличии", other: "{count} шт. в наличии" },
+      available: {
+        one: "{count} шт. в наличии",
+        few: "{count} шт. в наличии",
+        many: "{count} шт. в наличии",
+        other: "{count} шт. в наличии",
+      },
       inStock: "В наличии",
       outOfStock: "Нет в наличии",
       empty: "Для этой игры сейчас нет предметов.",
       loadFailed: "Не удалось загрузить список предметов.",
       updating: "Обновляем наличие…",
       filter: "Найти по названию",
-      count: { one: "{count} предмет в списке", few: "{count} предмета в списке", many: "{count} предметов в списке", other: "{count} предмета в списке" },
+      count: {
+        one: "{count} предмет в списке",
+        few: "{count} предмета в списке",
+        many: "{count} предметов в списке",
+        other: "{count} предмета в списке",
+      },
       noMatch: "Ничего не нашлось — измените запрос.",
     },
     account: {
@@ -46,7 +56,12 @@ export const gear = defineMessages({
       loadFailed: "The item list could not be loaded.",
       updating: "Updating availability…",
       filter: "Find by name",
-      count: { one: "{count} item in the list", few: "{count} items in the list", many: "{count} items in the list", other: "{count} items in the list" },
+      count: {
+        one: "{count} item in the list",
+        few: "{count} items in the list",
+        many: "{count} items in the list",
+        other: "{count} items in the list",
+      },
       noMatch: "Nothing matches — try another search.",
     },
     account: {

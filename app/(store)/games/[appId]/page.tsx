@@ -54,7 +54,7 @@ export default async function GamePage({ params }: { params: Params }) {
   const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
 
   return (
-    <main id="main" className="mx-auto w-full max-w-6xl px-4 pb-16 pt-4 sm:pt-6">
+    <main id="main" className="mx-auto w-full max-w-6xl px-4 pt-4 pb-16 sm:pt-6">
       <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: productJsonLd(game, availability === null) }} />
       <nav aria-label={t.game.breadcrumb} className="text-sm">
         <ol className="flex flex-wrap items-center gap-1 text-slate-400">
@@ -82,7 +82,7 @@ export default async function GamePage({ params }: { params: Params }) {
             className="aspect-[460/215] h-auto w-full object-cover"
           />
           {game.comingSoon && (
-            <span className="absolute left-3 top-3 rounded bg-amber-300 px-2 py-0.5 text-sm font-bold text-slate-950">
+            <span className="absolute top-3 left-3 rounded bg-amber-300 px-2 py-0.5 text-sm font-bold text-slate-950">
               {t.common.comingSoon}
             </span>
           )}

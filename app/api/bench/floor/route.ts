@@ -21,6 +21,7 @@ export function GET(request: Request): Response {
   if (env.BENCH_FLOOR !== "1") return errorResponse("not_found", { method: request.method, path: new URL(request.url).pathname });
   const raw = new URL(request.url).searchParams.get("bytes") ?? "";
   const bytes = /^\d{1,7}$/.test(raw) ? Number(raw) : 0;
-  if (bytes < 1 || bytes > MAX_BYTES) return errorResponse("invalid_field", { message: `bytes must be an integer from 1 to ${MAX_BYTES}` }, { param: "bytes" });
+  if (bytes < 1 || bytes > MAX_BYTES)
+    return errorResponse("invalid_field", { message: `bytes must be an integer from 1 to ${MAX_BYTES}` }, { param: "bytes" });
   return new Response(bodyOf(bytes), { headers: { "content-type": "application/json" } });
 }

@@ -39,7 +39,7 @@ export function Countdown({ secondsLeft }: { secondsLeft: number }) {
   if (left <= 0) return <p className="font-medium text-amber-300">{t.pay.deadline.over}</p>;
   // role="timer" is not announced on every tick; the deadline beside it is the accessible statement.
   return (
-    <p role="timer" className="font-mono text-lg tabular-nums text-slate-100">
+    <p role="timer" className="font-mono text-lg text-slate-100 tabular-nums">
       {format(t.pay.deadline.left, { time: clock(left) })}
     </p>
   );

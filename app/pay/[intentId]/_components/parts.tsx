@@ -88,9 +88,7 @@ export function AmountTable({ view, t, locale }: { view: IntentView; t: T; local
           <dt className="font-semibold text-slate-100">{t.amounts.total}</dt>
           <dd className="text-2xl font-bold text-slate-50 tabular-nums">{rub(view.paymentAmount)}</dd>
         </div>
-        {!feeOnTop && view.feeAmount > 0 ? (
-          <Row label={t.amounts.feeIncluded} value={rub(view.feeAmount)} small />
-        ) : null}
+        {!feeOnTop && view.feeAmount > 0 ? <Row label={t.amounts.feeIncluded} value={rub(view.feeAmount)} small /> : null}
       </dl>
     </section>
   );

@@ -6,8 +6,7 @@ import { PAYMENT_CHOICES, submitPaymentChoice, type PaymentChoice } from "@/lib/
 
 const MAX_FORM_BYTES = 4096;
 
-const plain = (status: number, text: string) =>
-  new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+const plain = (status: number, text: string) => new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
 export const POST = withRequestContext(async (request: Request, { params }: { params: Promise<{ intentId: string }> }) => {
   const { intentId } = await params;
