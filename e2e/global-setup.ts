@@ -15,6 +15,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       RATE_LIMIT_PER_IP: "100000",
       RATE_LIMIT_PROMO: "100000",
       RATE_LIMIT_SIGNIN: "1000",
+      RATE_LIMIT_GUESTS_PER_IP: "100000",
+      HOLD_LIMIT_PER_ADDRESS: "100000",
     },
   });
   process.env.E2E_BASE_URL = app.baseUrl;

@@ -132,6 +132,8 @@ const envSchema = z.object({
   RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
   RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Requests per window from every guest storefront token of one address together (each token is free to mint). */
+  RATE_LIMIT_GUESTS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Open holds (unpaid intents holding a gear unit or a promo-code use) the store's own pages may have at once (lib/services/holds.ts). */
   HOLD_LIMIT_PER_SESSION: z.coerce.number().int().min(1).max(1_000_000).default(3),
   HOLD_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),

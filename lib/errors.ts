@@ -97,4 +97,6 @@ export interface ErrorBody {
   message: string;
   reason: Reason;
   param?: string;
+  /** Facts beside the reason, for the reasons whose catalogue entry names some (`allowedRegions`). */
+  details?: Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import { DomainError, type ErrorBody, type Reason, type ReasonDetails } from "@/lib/errors";
-import { headersOf, messageOf, statusOf } from "./reasons";
+import { detailsOf, headersOf, messageOf, statusOf } from "./reasons";
 
 /**
  * The JSON answer for a refusal: `{code, message, reason}` (and `param` when one field is at
@@ -11,7 +11,14 @@ export function errorResponse<R extends Reason>(
   options: { param?: string; headers?: Record<string, string> } = {},
 ): Response {
   const status = statusOf(reason);
-  const body: ErrorBody = { code: status, message: messageOf(reason, details), reason, ...(options.param ? { param: options.param } : {}) };
+  const extra = detailsOf(reason, details);
+  const body: ErrorBody = {
+    code: status,
+    message: messageOf(reason, details),
+    reason,
+    ...(options.param ? { param: options.param } : {}),
+    ...(extra ? { details: extra } : {}),
+  };
   return Response.json(body, { status, headers: { ...headersOf(reason, details), ...options.headers } });
 }
 

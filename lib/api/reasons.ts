@@ -8,6 +8,8 @@ interface CatalogueEntry<R extends Reason> {
   /** The `message` of the body: English, for the developer reading it. */
   message: (details: ReasonDetails[R]) => string;
   headers?: (details: ReasonDetails[R]) => Record<string, string>;
+  /** Facts a program (or the store's own form) can use beside the reason, sent as the body's `details`. */
+  details?: (details: ReasonDetails[R]) => Record<string, unknown>;
 }
 
 const bearerChallenge = (error: "invalid_request" | "invalid_token", description: string) => ({
@@ -161,6 +163,7 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     summary: "The game cannot be gifted to the recipient's region",
     message: (d) =>
       `game ${d.appId} cannot be gifted to region ${d.region}${d.allowed.length ? `; it can be gifted to: ${d.allowed.join(", ")}` : ""}`,
+    details: (d) => ({ region: d.region, allowedRegions: d.allowed }),
   },
   platform_not_found: {
     status: 404,
@@ -176,46 +179,55 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     status: 409,
     summary: "No unit of the item is left (paid or held by an unpaid intent)",
     message: (d) => `item ${d.item} is out of stock`,
+    details: (d) => ({ item: d.item }),
   },
   promo_code_unknown: {
     status: 400,
     summary: "No such promo code (counts as a promo-code guess)",
     message: (d) => `promo code ${d.code} does not exist`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_not_yet_valid: {
     status: 400,
     summary: "The promo code's validity window has not started (counts as a guess)",
     message: (d) => `promo code ${d.code} is not valid yet`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_expired: {
     status: 400,
     summary: "The promo code's validity window has ended (counts as a guess)",
     message: (d) => `promo code ${d.code} has expired`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_used_up: {
     status: 400,
     summary: "The promo code has reached its usage limit (not a guess: the code is real)",
     message: (d) => `promo code ${d.code} has reached its usage limit`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_not_for_gifts: {
     status: 400,
     summary: "The promo code is for gear only (counts as a guess)",
     message: (d) => `promo code ${d.code} does not apply to gifts`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_not_for_gear: {
     status: 400,
     summary: "The promo code is for gifts only (counts as a guess)",
     message: (d) => `promo code ${d.code} does not apply to gear`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_not_for_game: {
     status: 400,
     summary: "The promo code is limited to other games (counts as a guess)",
     message: (d) => `promo code ${d.code} does not apply to this game`,
+    details: (d) => ({ code: d.code }),
   },
   promo_code_not_for_platform: {
     status: 400,
     summary: "The promo code is limited to other games' gear (counts as a guess)",
     message: (d) => `promo code ${d.code} does not apply to this platform`,
+    details: (d) => ({ code: d.code }),
   },
   intent_not_found: {
     status: 404,
@@ -264,6 +276,10 @@ export const statusOf = (reason: Reason): number => REASONS[reason].status;
 
 export function messageOf<R extends Reason>(reason: R, details: ReasonDetails[R]): string {
   return REASONS[reason].message(details);
+}
+
+export function detailsOf<R extends Reason>(reason: R, details: ReasonDetails[R]): Record<string, unknown> | undefined {
+  return REASONS[reason].details?.(details);
 }
 
 export function headersOf<R extends Reason>(reason: R, details: ReasonDetails[R]): Record<string, string> {

@@ -160,6 +160,13 @@ describe("localizeApiError: the API's refusals by reason, beside the field they 
     expect(a).toEqual(b);
   });
 
+  it("takes the server's facts over the page's: the regions allowed now, the code as read", () => {
+    const answer = { ...refusal(409, "region_not_giftable", "target.region"), details: { region: "KZ", allowedRegions: ["TR"] } };
+    expect(localizeApiError(answer, ru, context).message).toBe("Эту игру нельзя подарить в регион «Казахстан». Доступны: Турция.");
+    const promo = { ...refusal(400, "promo_code_unknown", "code"), details: { code: "TYPED" } };
+    expect(localizeApiError(promo, ru, context).message).toBe("Промокода TYPED нет. Проверьте, как он написан.");
+  });
+
   it("falls back to the codes without a region-name function", () => {
     expect(localizeApiError(refusal(409, "region_not_giftable", "target.region"), en, { region: "TR", giftRegions: ["RU", "KZ"] })).toEqual(
       {

@@ -110,6 +110,8 @@ export interface ApiRefusal {
   reason: Reason | null;
   param?: string;
   message: string;
+  /** The body's `details`, for the reasons that carry some: the server's facts beat the page's. */
+  details?: Record<string, unknown>;
 }
 
 /** The form field a refusal is about when the answer has no `param` on the form. */
@@ -140,11 +142,15 @@ export function localizeApiError(refusal: ApiRefusal | null, t: Messages, contex
     return { field: paramField, message: fieldMessages(t, paramField).invalid };
   }
   const name = context.regionName ?? ((code: string) => code);
+  const said = refusal.details ?? {};
+  const text = (key: string) => (typeof said[key] === "string" ? (said[key] as string) : undefined);
+  const allowed = Array.isArray(said.allowedRegions) ? said.allowedRegions.map(String) : (context.giftRegions ?? []);
+  const region = text("region") ?? context.region;
   const values = {
-    code: context.code ?? "",
-    item: context.itemTitle ?? "",
-    region: context.region ? name(context.region) : "",
-    allowed: (context.giftRegions ?? []).map(name).join(", ") || "—",
+    code: text("code") ?? context.code ?? "",
+    item: context.itemTitle ?? text("item") ?? "",
+    region: region ? name(region) : "",
+    allowed: allowed.map(name).join(", ") || "—",
   };
   const field = reason.startsWith("promo_code_") ? "code" : FIELD_BY_REASON[reason];
   return { field, message: format(t.errors.reasons[reason], values) };

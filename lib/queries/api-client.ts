@@ -10,6 +10,7 @@ export class ApiRequestError extends Error {
     message: string,
     readonly reason: Reason | null = null,
     readonly param?: string,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -42,7 +43,8 @@ function refusalOf(status: number, body: unknown): ApiRequestError {
     return new ApiRequestError(status, `the store answered ${status}`);
   }
   const reason = typeof body.reason === "string" ? (body.reason as Reason) : null;
-  return new ApiRequestError(status, body.message, reason, typeof body.param === "string" ? body.param : undefined);
+  const details = isRecord(body.details) ? body.details : undefined;
+  return new ApiRequestError(status, body.message, reason, typeof body.param === "string" ? body.param : undefined, details);
 }
 
 /** Renew this long before the server's expiry, so a request never leaves with a dying token. */

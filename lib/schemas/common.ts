@@ -15,6 +15,10 @@ export const errorSchema = z
       .string()
       .optional()
       .meta({ description: "The request field at fault, as the request spells it (an extension)", example: "target.region" }),
+    details: z.record(z.string(), z.unknown()).optional().meta({
+      description:
+        "Facts beside the reason, for some reasons (an extension): `allowedRegions` for region_not_giftable, `code` for promo_code_*, `item` for out_of_stock",
+    }),
   })
   .meta({ id: "Error" });
 

@@ -7,7 +7,7 @@ import { metrics } from "@/lib/metrics";
 import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { paymentPageUrl } from "@/lib/payments/paths";
 import { claimHoldSlot, type Holder } from "./holds";
-import { redeemPromoCode, type PromoTarget } from "./promo-codes";
+import { checkPromoCode, redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
 
@@ -59,7 +59,11 @@ export async function createIntent(db: DbExecutor, input: IntentInput): Promise<
   const capped = holds && input.holder.token.purpose === "storefront";
   const created = await (input.promoCode || capped
     ? db.transaction(async (tx) => {
-        if (capped) await claimHoldSlot(tx, input.holder);
+        if (capped) {
+          // A wrong code is told as such, not as a full session: judge it before the holds.
+          if (input.promoCode) await checkPromoCode(tx, input.promoCode, input.promoTarget);
+          await claimHoldSlot(tx, input.holder);
+        }
         return insertIntent(tx, input);
       })
     : insertIntent(db, input));

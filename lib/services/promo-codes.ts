@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Transaction } from "@/lib/db/client";
+import type { DbExecutor, Transaction } from "@/lib/db/client";
 import { promoCodes } from "@/lib/db/schema";
 import type { Discount } from "@/lib/money";
 import { DomainError, type Reason } from "@/lib/errors";
@@ -32,6 +32,15 @@ export function promoCodeProblem(promo: PromoRow, target: PromoTarget, now: Date
 
 const refused = (reason: PromoProblem, code: string) => new DomainError(reason, { code }, "code");
 
+/** The code's row when it exists and applies to `target` at `now` (its usage limit aside); else its refusal. */
+export async function checkPromoCode(tx: DbExecutor, code: string, target: PromoTarget, now = new Date()) {
+  const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).limit(1);
+  if (!promo) throw refused("promo_code_unknown", code);
+  const problem = promoCodeProblem(promo, target, now);
+  if (problem) throw refused(problem, promo.code);
+  return promo;
+}
+
 /**
  * Checks a promo code and counts one use of it, inside the caller's transaction, so the use
  * is undone when the intent is not created. The conditional update is what enforces the limit.
@@ -42,10 +51,7 @@ export async function redeemPromoCode(
   target: PromoTarget,
   now = new Date(),
 ): Promise<{ id: number; discount: Discount }> {
-  const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).limit(1);
-  if (!promo) throw refused("promo_code_unknown", code);
-  const problem = promoCodeProblem(promo, target, now);
-  if (problem) throw refused(problem, promo.code);
+  const promo = await checkPromoCode(tx, code, target, now);
   const [used] = await tx
     .update(promoCodes)
     .set({ uses: sql`${promoCodes.uses} + 1` })

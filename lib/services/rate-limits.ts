@@ -25,7 +25,7 @@ export const POLICIES = {
   token: { name: "token", limit: env.RATE_LIMIT_PER_TOKEN, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
   ip: { name: "ip", limit: env.RATE_LIMIT_PER_IP, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
   /** Every guest token from one address together: one token's quota, however many tokens the address mints. */
-  guests: { name: "guests", limit: env.RATE_LIMIT_PER_TOKEN, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+  guests: { name: "guests", limit: env.RATE_LIMIT_GUESTS_PER_IP, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
   signin: { name: "signin", limit: env.RATE_LIMIT_SIGNIN, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
   promo: { name: "promo", limit: env.RATE_LIMIT_PROMO, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
 } as const satisfies Record<string, RateLimitPolicy>;

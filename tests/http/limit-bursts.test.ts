@@ -31,6 +31,7 @@ beforeAll(async () => {
     TRUST_PROXY: "1",
     RATE_LIMIT_PER_TOKEN: String(TOKEN_LIMIT),
     RATE_LIMIT_PROMO: String(PROMO_LIMIT),
+    RATE_LIMIT_GUESTS_PER_IP: String(TOKEN_LIMIT),
   });
 }, 120_000);
 

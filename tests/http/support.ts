@@ -44,6 +44,7 @@ export function expectErrorBody(status: number, body: unknown): void {
     message: expect.any(String),
     reason: expect.any(String),
     ...(body && typeof body === "object" && "param" in body ? { param: expect.any(String) } : {}),
+    ...(body && typeof body === "object" && "details" in body ? { details: expect.any(Object) } : {}),
   });
   const reason = (body as { reason: string }).reason;
   expect(Object.keys(REASONS), `reason ${reason}`).toContain(reason);

@@ -63,6 +63,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     RATE_LIMIT_PER_TOKEN: "1000000",
     RATE_LIMIT_PER_IP: "1000000",
     RATE_LIMIT_PROMO: "1000000",
+    RATE_LIMIT_GUESTS_PER_IP: "1000000",
   });
 
   project.provide("appBaseUrl", server.baseUrl);
