@@ -137,7 +137,7 @@ const envSchema = z.object({
     .default(DEFAULT_MAIL_RETRY_SCHEDULE)
     .refine((s) => parseRetrySchedule(s) !== null, { error: "must be delays such as 1m,5m,30m,2h (units ms, s, m, h, d)" }),
   /** Connection, greeting and idle limit of one SMTP conversation (a claim's lease is twice this plus 5 s). */
-  MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The background worker (callbacks, mail, expiry sweep) in this process: `0` turns it off. */
   WORKER_ENABLED: z.enum(["0", "1"]).default("1"),
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
