@@ -5,6 +5,10 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/sched
 /** The store's image CDN hosts (header images in appdetails responses). */
 const DEFAULT_IMAGE_HOSTS =
   "shared.akamai.steamstatic.com,shared.fastly.steamstatic.com,shared.cloudflare.steamstatic.com,cdn.akamai.steamstatic.com,cdn.cloudflare.steamstatic.com";
+/** `Name <local@domain>` or `local@domain`, no line breaks (it becomes a header). */
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+/** A first try at once, then 6 retries over about 33 hours. */
+const DEFAULT_MAIL_RETRY_SCHEDULE = "1m,5m,30m,2h,6h,24h";
 const IMAGE_HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 /**
@@ -110,7 +114,31 @@ const envSchema = z.object({
    * comma-separated (`127.0.0.1,localhost`): for development and tests only. Empty in production.
    */
   WEBHOOK_ALLOW_HOSTS: z.string().default(""),
-  /** The background worker (callbacks, expiry sweep) in this process: `0` turns it off. */
+  /**
+   * The SMTP server outgoing mail goes through: `smtp://user:pass@host:587` (STARTTLS when the
+   * server offers it) or `smtps://…:465` (TLS from the start). Unset, messages are kept in the
+   * database instead and read in the app (/dev/mail), so a fresh start needs no mail server.
+   */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^smtps?:$/.test(new URL(u).protocol), { error: "must be an smtp:// or smtps:// URL" })
+    .optional(),
+  /** The From of outgoing mail, `Name <address>` or a bare address; default `GiftKey <no-reply@…>` on the store's host. */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((v) => MAIL_FROM.test(v), { error: "must be an address, optionally with a name: GiftKey <no-reply@example.com>" })
+    .optional(),
+  /** Delays before each retry of a message the SMTP server did not take, as WEBHOOK_RETRY_SCHEDULE. */
+  MAIL_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_MAIL_RETRY_SCHEDULE)
+    .refine((s) => parseRetrySchedule(s) !== null, { error: "must be delays such as 1m,5m,30m,2h (units ms, s, m, h, d)" }),
+  /** Connection, greeting and idle limit of one SMTP conversation (a claim's lease is twice this plus 5 s). */
+  MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** The background worker (callbacks, mail, expiry sweep) in this process: `0` turns it off. */
   WORKER_ENABLED: z.enum(["0", "1"]).default("1"),
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How often unpaid intents past their time are marked `expired` (stock returns without it). */

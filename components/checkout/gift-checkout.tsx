@@ -5,7 +5,7 @@ import { ChoiceGroup, SelectField, TextField, type Choice } from "@/components/f
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import { gameAvailability } from "@/lib/catalog/availability";
-import { intlLocale } from "@/lib/i18n/config";
+import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { regionName } from "@/lib/i18n/regions";
 import { feeRateToBps, formatRub, quote, type FeeMode } from "@/lib/money";
@@ -41,7 +41,7 @@ interface Values {
   code: string;
 }
 
-function requestBody(appId: number, v: Values): GiftVerifyInput {
+function requestBody(appId: number, v: Values, locale: Locale): GiftVerifyInput {
   return {
     platform: GIFT_PLATFORM,
     item: String(appId),
@@ -49,6 +49,8 @@ function requestBody(appId: number, v: Values): GiftVerifyInput {
     email: v.email,
     fee: v.fee,
     ...(v.code.trim() ? { code: v.code } : {}),
+    // The receipt and later mail come in the language the shopper is using.
+    locale,
   };
 }
 
@@ -79,7 +81,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   const verify = useVerifyGift();
   const form = useCheckoutForm({
     loadSchema: loadGiftSchema,
-    body: requestBody(game.appId, values),
+    body: requestBody(game.appId, values, locale),
     fieldOrder: FIELD_ORDER,
     mutation: verify,
   });

@@ -8,7 +8,7 @@ import { useCheckoutForm } from "@/components/checkout/use-checkout-form";
 import { ChoiceGroup, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
-import { intlLocale } from "@/lib/i18n/config";
+import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format, plural } from "@/lib/i18n/format";
 import { formatRub } from "@/lib/money";
 import { gearItemsQueryOptions, useCreateGearIntent } from "@/lib/queries/gear";
@@ -44,7 +44,7 @@ interface Values {
   code: string;
 }
 
-function requestBody(v: Values): GearIntentInput {
+function requestBody(v: Values, locale: Locale): GearIntentInput {
   return {
     account: v.account,
     platform: v.platform,
@@ -54,6 +54,8 @@ function requestBody(v: Values): GearIntentInput {
     // schema refuses an empty one, which makes it required here without a second rule.
     additionalFields: { tradeLink: v.tradeLink },
     ...(v.code.trim() ? { code: v.code } : {}),
+    // The receipt and later mail come in the language the shopper is using.
+    locale,
   };
 }
 
@@ -102,7 +104,12 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     return chosen && chosen.available === 0 ? { ...formValues, item: "" } : formValues;
   }, [items, formValues]);
 
-  const form = useCheckoutForm({ loadSchema: loadGearSchema, body: requestBody(values), fieldOrder: FIELD_ORDER, mutation: create });
+  const form = useCheckoutForm({
+    loadSchema: loadGearSchema,
+    body: requestBody(values, locale),
+    fieldOrder: FIELD_ORDER,
+    mutation: create,
+  });
   const { register } = form;
   const matches = linkMatchesAccount(values.account, values.tradeLink);
   // The store's answer about a field stands until that field is changed (a sold-out item is

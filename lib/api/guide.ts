@@ -58,6 +58,12 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "`successUrl`, `failureUrl` and `callbackUrl` must be absolute https:// URLs (http:// only for localhost, for development); anything else, such as `javascript:`, is 400.",
     ],
   },
+  {
+    title: "The shopper's mail",
+    body: [
+      "The store e-mails the shopper at `email`: a receipt when the intent is paid (what was bought, for whom, the price, promo discount, fee and total, and a link to the order), and messages when the order is delivered or refunded. `locale` (optional on POST /gifts/verify and POST /gear, `ru` or `en`, `ru` when absent) is the language they are written in: an extension beyond the description. The store's own pages send the language the shopper is using; anything else is 400.",
+    ],
+  },
   // Intent lifecycle: states, the payment page, idempotency.
   {
     title: "Intent states",

@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { LOCALES } from "../i18n/config";
 import { INTENT_STATUSES } from "../intents/states";
 import { MAX_PRICE_KOPECKS } from "../money";
 import type { Attribution } from "@/lib/schemas/common";
@@ -284,6 +285,8 @@ export const intents = pgTable(
      * hash of the client's address, never the address itself. Null for partners' API tokens.
      */
     clientKey: text("client_key"),
+    /** The shopper's language: what their mail is written in. The store's pages send theirs. */
+    locale: text("locale", { enum: LOCALES }).notNull().default("ru"),
   },
   (t) => [
     index("intents_open_holds_client_idx")
@@ -304,6 +307,7 @@ export const intents = pgTable(
         AND ${t.feeAmount} >= 0 AND ${t.paymentAmount} > 0`,
     ),
     check("intents_currency_rub", sql`${t.currency} = 'RUB'`),
+    check("intents_locale_known", sql`${t.locale} IN ('ru', 'en')`),
     check("intents_status_known", sql`${t.status} IN ('requires_payment', 'paid', 'fulfilled', 'canceled', 'expired')`),
     check(
       "intents_status_times",
@@ -412,6 +416,56 @@ export const webhookAttempts = pgTable(
     error: text("error"),
   },
   (t) => [uniqueIndex("webhook_attempts_delivery_attempt_key").on(t.deliveryId, t.attempt)],
+);
+
+export const MAIL_KINDS = ["receipt", "delivered", "delivery_failed_refunded", "refunded"] as const;
+/** `stored`: kept in the database for the app to show, because no SMTP server is configured. */
+export const MAIL_MESSAGE_STATUSES = ["pending", "sent", "stored", "failed"] as const;
+
+/**
+ * The mail outbox (lib/mail). A row is written, fully rendered, in the transaction of the event it
+ * tells about, and the worker sends it later through SMTP, or marks it `stored` without one.
+ */
+export const mailMessages = pgTable(
+  "mail_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    intentId: uuid("intent_id")
+      .notNull()
+      .references(() => intents.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: MAIL_KINDS }).notNull(),
+    recipient: text("recipient").notNull(),
+    locale: text("locale", { enum: LOCALES }).notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    /** The Message-ID header, `<uuid@domain>`, the same on every attempt, so mail clients drop a resent copy. */
+    messageId: text("message_id").notNull(),
+    status: text("status", { enum: MAIL_MESSAGE_STATUSES }).notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** A worker that claims the row leases it until then; another instance skips it meanwhile. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** Why the last attempt failed, in one line (the SMTP reply or the connection error). */
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    /** When the message left the outbox: the SMTP server accepted it (`sent`) or it was kept (`stored`). */
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("mail_messages_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    index("mail_messages_created_idx").on(t.createdAt),
+    // One message of each kind per intent: enqueueing it again returns the first.
+    uniqueIndex("mail_messages_intent_kind_key").on(t.intentId, t.kind),
+    uniqueIndex("mail_messages_message_id_key").on(t.messageId),
+    check("mail_messages_attempts", sql`${t.attemptCount} >= 0`),
+    check("mail_messages_status_known", sql`${t.status} IN ('pending', 'sent', 'stored', 'failed')`),
+    check("mail_messages_kind_known", sql`${t.kind} IN ('receipt', 'delivered', 'delivery_failed_refunded', 'refunded')`),
+    check("mail_messages_locale_known", sql`${t.locale} IN ('ru', 'en')`),
+    check("mail_messages_sent_time", sql`(${t.sentAt} IS NOT NULL) = (${t.status} IN ('sent', 'stored'))`),
+  ],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "./client-ip";
+import { clientAddress, isLoopbackClient } from "./client-ip";
 
 describe("clientAddress", () => {
   it.each([
@@ -19,5 +19,28 @@ describe("clientAddress", () => {
     ["no header", null, 0, "unknown"],
   ])("%s", (_, header, hops, expected) => {
     expect(clientAddress(header, hops)).toBe(expected);
+  });
+});
+
+describe("isLoopbackClient", () => {
+  it.each([
+    ["127.0.0.1", 0, true],
+    ["127.5.6.7:4321", 0, true],
+    ["::1", 0, true],
+    ["[::1]:3000", 0, true],
+    ["0:0:0:0:0:0:0:1", 0, true],
+    ["::ffff:127.0.0.1", 0, true],
+    // Behind one trusted proxy on this machine, the client is the entry it appended.
+    ["203.0.113.9, 127.0.0.1", 1, false],
+    ["127.0.0.1, 127.0.0.1", 1, true],
+    // A client cannot claim to be loopback by writing the header itself.
+    ["127.0.0.1, 203.0.113.9", 0, false],
+    ["10.0.0.1", 0, false],
+    ["::2", 0, false],
+    ["1::1", 0, false],
+    ["localhost", 0, false],
+    ["", 0, false],
+  ] as const)("%s with %i trusted hops: %s", (chain, hops, expected) => {
+    expect(isLoopbackClient(chain, hops)).toBe(expected);
   });
 });

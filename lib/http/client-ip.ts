@@ -8,12 +8,33 @@ import { isIP } from "node:net";
  * client and is ignored. IPv6 addresses count per /64, the block one subscriber usually holds.
  */
 export function clientAddress(forwardedFor: string | null | undefined, trustedHops: number): string {
+  const picked = clientEntry(forwardedFor, trustedHops);
+  return picked ? normalizeAddress(picked) : "unknown";
+}
+
+function clientEntry(forwardedFor: string | null | undefined, trustedHops: number): string | undefined {
   const chain = (forwardedFor ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
-  const picked = chain[Math.max(0, chain.length - 1 - trustedHops)];
-  return picked ? normalizeAddress(picked) : "unknown";
+  return chain[Math.max(0, chain.length - 1 - trustedHops)];
+}
+
+/**
+ * Whether the client (picked as clientAddress picks it) is this machine: 127.0.0.0/8, ::1 or
+ * ::ffff:127.x. For pages meant for a developer at the machine, never for anyone across a network.
+ */
+export function isLoopbackClient(forwardedFor: string | null | undefined, trustedHops: number): boolean {
+  const picked = clientEntry(forwardedFor, trustedHops);
+  if (!picked) return false;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(picked);
+  let address = bracketed?.[1] ?? picked;
+  if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
+  const mapped = /^::ffff:(\d{1,3}(\.\d{1,3}){3})$/i.exec(address);
+  if (mapped?.[1]) address = mapped[1];
+  const kind = isIP(address);
+  if (kind === 4) return address.startsWith("127.");
+  return kind === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/i.test(address.split("%")[0]!);
 }
 
 export function normalizeAddress(raw: string): string {

@@ -14,9 +14,9 @@ const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
  *   on localhost, any port), and `http://localhost:PORT` for anything else.
  */
 export function originFromHeaders(headers: Pick<Headers, "get">): string {
-  if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.replace(/\/$/, "");
+  if (env.PUBLIC_BASE_URL) return configuredOrigin();
   const first = (name: string) => headers.get(name)?.split(",")[0]?.trim() || undefined;
-  const fallback = `http://localhost:${env.PORT}`;
+  const fallback = configuredOrigin();
   if (env.TRUST_PROXY > 0) {
     const host = first("x-forwarded-host") ?? first("host");
     const proto = first("x-forwarded-proto") === "https" ? "https" : "http";
@@ -24,6 +24,14 @@ export function originFromHeaders(headers: Pick<Headers, "get">): string {
   }
   const host = first("host");
   return host && LOOPBACK_HOST.test(host) ? `http://${host.toLowerCase()}` : fallback;
+}
+
+/**
+ * The origin for links made without a request (the background worker, mail rendered outside a
+ * request): `PUBLIC_BASE_URL`, else `http://localhost:PORT`.
+ */
+export function configuredOrigin(): string {
+  return env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/$/, "") : `http://localhost:${env.PORT}`;
 }
 
 /** originFromHeaders for a route handler's request. */

@@ -27,3 +27,15 @@ export function plural(locale: Locale, count: number, forms: PluralForms): strin
   const template = (category === "one" || category === "few" || category === "many" ? forms[category] : undefined) ?? forms.other;
   return format(template, { count: new Intl.NumberFormat(intlLocale(locale)).format(count) });
 }
+
+/** A moment as the store states it: in Moscow time, the zone printed beside it ("12 мая, 14:05 MSK"). */
+export function formatStoreTime(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale(locale), {
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Europe/Moscow",
+    timeZoneName: "short",
+  }).format(date);
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOCALES } from "@/lib/i18n/config";
 import { classifyAddress } from "@/lib/webhooks/addresses";
 import "./zod-config";
 
@@ -34,6 +35,11 @@ export const emailSchema = (field = "email") =>
     .max(254, { error: `${field} must be at most 254 characters` })
     .pipe(z.email({ error: `${field} must be a valid e-mail address` }))
     .meta({ format: "email", example: "gamer@example.com" });
+
+/** The shopper's language, which their mail (receipt, delivery, refund) is written in (an extension). */
+export const localeSchema = z
+  .enum(LOCALES, { error: `locale must be one of: ${LOCALES.join(", ")}` })
+  .meta({ description: "The shopper's language for the mail about this purchase (receipt, delivery, refund); ru when absent" });
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

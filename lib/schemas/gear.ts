@@ -9,6 +9,7 @@ import {
   emailSchema,
   emptyToUndefined,
   intentBreakdownShape,
+  localeSchema,
   promoCodeSchema,
   queryIntSchema,
   redirectUrlSchema,
@@ -67,6 +68,7 @@ export const gearIntentRequestSchema = z
       successUrl: redirectUrlSchema("successUrl").optional(),
       failureUrl: redirectUrlSchema("failureUrl").optional(),
       callbackUrl: callbackUrlSchema("callbackUrl").optional(),
+      locale: localeSchema.optional(),
     },
     { error: "the request body must be a JSON object" },
   )

@@ -8,6 +8,7 @@ import {
   callbackUrlSchema,
   emailSchema,
   intentBreakdownShape,
+  localeSchema,
   promoCodeSchema,
   redirectUrlSchema,
 } from "./common";
@@ -56,6 +57,7 @@ export const giftVerifyRequestSchema = z
       failureUrl: redirectUrlSchema("failureUrl").optional(),
       callbackUrl: callbackUrlSchema("callbackUrl").optional(),
       attribution: attributionSchema.optional(),
+      locale: localeSchema.optional(),
     },
     { error: "the request body must be a JSON object" },
   )

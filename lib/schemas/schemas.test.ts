@@ -265,3 +265,16 @@ describe("callbackUrlSchema", () => {
     );
   });
 });
+
+describe("locale on verify and gear requests (the shopper's mail language)", () => {
+  it.each([
+    ["gift", giftVerifyRequestSchema, gift],
+    ["gear", gearIntentRequestSchema, gear],
+  ] as const)("%s: optional, ru or en, anything else refused by name", (_, schema, body) => {
+    expect((schema.parse(body) as { locale?: string }).locale).toBeUndefined();
+    expect((schema.parse({ ...body, locale: "en" }) as { locale?: string }).locale).toBe("en");
+    for (const bad of ["de", "EN", "", 1, null]) {
+      expect(messageFor(schema, { ...body, locale: bad })).toBe("locale must be one of: ru, en");
+    }
+  });
+});

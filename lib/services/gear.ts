@@ -57,6 +57,7 @@ export async function reserveGear(
         successUrl: input.successUrl,
         failureUrl: input.failureUrl,
         callbackUrl: input.callbackUrl,
+        locale: input.locale,
       },
     });
   } catch (err) {

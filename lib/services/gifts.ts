@@ -59,6 +59,7 @@ export async function verifyGift(
       failureUrl: input.failureUrl,
       callbackUrl: input.callbackUrl,
       attribution: input.attribution,
+      locale: input.locale,
     },
   });
   return intentCreated(intent, origin);

@@ -6,6 +6,7 @@ import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
 import { canTransition, type IntentStatus } from "@/lib/intents/states";
+import { enqueueIntentMail } from "@/lib/mail/outbox";
 import { paymentPageUrl } from "@/lib/payments/paths";
 import { isUuid } from "@/lib/schemas/common";
 import type { PublicIntent } from "@/lib/schemas/intents";
@@ -162,7 +163,8 @@ interface MoveOptions {
 /**
  * One state move in one transaction: lock the row, check the move against the table (clear errors),
  * update (the trigger checks again, stamps the time, moves stock and promo-code uses), and write the
- * callback into the outbox in the same transaction, so a committed payment always has its callback.
+ * callback and the shopper's mail into their outboxes in the same transaction, so a committed
+ * payment always has its callback and its receipt.
  */
 async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus, options: MoveOptions): Promise<IntentView> {
   if (!isUuid(intentId)) throw intentNotFound(intentId);
@@ -185,6 +187,7 @@ async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus
     }
     const view = (await selectView(tx, eq(intents.id, intentId)))!;
     await recordEvent(tx, view, target, options.origin);
+    if (target === "paid") await enqueueIntentMail(tx, { intentId, kind: "receipt", origin: options.origin });
     return view;
   });
 }

@@ -5,7 +5,9 @@ import { log } from "@/lib/log";
 import { purgeExpiredIdempotencyKeys } from "@/lib/services/idempotency";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
 import { purgeExpiredRateLimits } from "@/lib/services/rate-limits";
+import { mailConfigFromEnv } from "@/lib/mail/config";
 import { deliveryConfigFromEnv } from "@/lib/services/webhook-delivery";
+import { mailJob } from "./mail-job";
 import { BackgroundRunner, type BackgroundJob } from "./runner";
 import { webhookDeliveryJob } from "./webhook-job";
 
@@ -16,6 +18,7 @@ const SWEEP_BATCH = 500;
 export function backgroundJobs(db: Database): BackgroundJob[] {
   return [
     webhookDeliveryJob(db, deliveryConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
+    mailJob(db, mailConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
     // Records expiries (stock and the public status never wait for it) and gives promo uses back.
     {
       name: "expire-intents",
@@ -67,7 +70,7 @@ export async function stopBackgroundWorker(): Promise<void> {
 /**
  * On SIGTERM or SIGINT the worker stops claiming and finishes what it is sending. `next start`
  * handles the same signals by closing its HTTP server and then calling process.exit, with no hook
- * to wait on, so that exit is held until the worker has drained (at most one callback timeout and 2 s).
+ * to wait on, so that exit is held until the worker has drained (at most one callback or mail timeout and 2 s).
  * Without this, an attempt cut mid-flight would be sent again by another instance once its
  * lease ran out: harmless for receivers that dedupe, but a duplicate all the same.
  */
@@ -75,7 +78,7 @@ function stopOnTermination(runner: BackgroundRunner): void {
   let stopped: Promise<void> | null = null;
   // Bounded: an attempt ends within its timeout, but a database that stopped answering must not
   // keep a terminating process alive (the launcher and orchestrators SIGKILL at ~15 s anyway).
-  const graceMs = env.WEBHOOK_TIMEOUT_MS + 2_000;
+  const graceMs = Math.max(env.WEBHOOK_TIMEOUT_MS, env.MAIL_TIMEOUT_MS) + 2_000;
   const onSignal = () => {
     stopped ??= Promise.race([runner.stop(), new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())]);
   };

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Locale } from "@/lib/i18n/config";
 import { intlLocale } from "@/lib/i18n/config";
-import { format } from "@/lib/i18n/format";
+import { format, formatStoreTime as formatTime } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { formatRub } from "@/lib/money";
 import type { IntentView } from "@/lib/services/intent-lifecycle";
@@ -9,17 +9,7 @@ import { paymentPagePath } from "@/lib/payments/paths";
 
 type T = Messages["pay"];
 
-/** The store works in Moscow time; the zone is printed beside every time. */
-export function formatTime(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), {
-    day: "numeric",
-    month: "long",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "Europe/Moscow",
-    timeZoneName: "short",
-  }).format(date);
-}
+export { formatTime };
 
 /** `gamer@example.com` -> `ga•••@example.com`: anyone with the link sees this page. */
 export function maskEmail(email: string): string {
