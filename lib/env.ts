@@ -146,6 +146,18 @@ const envSchema = z.object({
   /** The payment provider behind `/pay/{intentId}`; `sandbox` is the only built-in one. */
   PAYMENT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
   /**
+   * Who delivers what was paid for (lib/delivery): `manual` (people work the fulfilment queue) or
+   * `sandbox` (a simulated store bot for demos and tests: no real gift or item is sent).
+   */
+  DELIVERY_PROVIDER: z.enum(["manual", "sandbox"]).default("manual"),
+  /** The sandbox bot's pause between the steps of a delivery. */
+  SANDBOX_DELIVERY_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(2_000),
+  /** Waits before each retry of a delivery attempt that failed but may succeed later; then it fails and is refunded. */
+  DELIVERY_RETRY_SCHEDULE: z
+    .string()
+    .default("30s,5m,30m")
+    .refine((s) => parseRetrySchedule(s) !== null, { error: "must be delays such as 30s,5m,30m (units ms, s, m, h, d)" }),
+  /**
    * Request limits, counted in PostgreSQL so they hold across instances. `off` turns every limit
    * off (benchmarks driving thousands of requests a second from one token).
    */

@@ -55,6 +55,11 @@ export interface ReasonDetails {
   token_limit_reached: { max: number };
   token_not_found: Record<string, never>;
   email_taken: Record<string, never>;
+  // Deliveries (the fulfilment queue)
+  delivery_not_found: { deliveryId: string };
+  delivery_closed: { deliveryId: string; status: string };
+  delivery_taken: { deliveryId: string };
+  delivery_not_taken: { deliveryId: string };
   // Limits
   hold_limit_reached: { scope: "session" | "account" | "address"; max: number };
 }

@@ -52,6 +52,7 @@ const statusClass: Record<IntentStatus, string> = {
   fulfilled: "border-emerald-400/60 bg-emerald-950/60 text-emerald-100",
   canceled: "border-slate-500 bg-slate-800 text-slate-200",
   expired: "border-slate-500 bg-slate-800 text-slate-200",
+  refunded: "border-slate-500 bg-slate-800 text-slate-200",
 };
 
 const callbackClass: Record<IntentCallbackRow["status"], string> = {

@@ -3,7 +3,7 @@ import type { Reason } from "@/lib/errors";
 import { catalogQuerySchema, catalogResponseSchema, gameDetailsSchema, gameLangQuerySchema } from "@/lib/schemas/catalog";
 import { gearIntentRequestSchema, gearIntentResponseSchema, gearItemsQuerySchema, gearItemsResponseSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
-import { intentSchema } from "@/lib/schemas/intents";
+import { intentRefundRequestSchema, intentSchema } from "@/lib/schemas/intents";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
 type JsonSchema = Record<string, unknown>;
@@ -29,6 +29,8 @@ export interface Endpoint<
   body?: B;
   /** Path parameters: checked by the service (an invalid id is the same 404 as an unknown one), documented here. */
   pathParams?: Record<P, JsonSchema>;
+  /** The body may be left out altogether (then it is `{}`); sent, it must be JSON like any other. */
+  bodyOptional?: boolean;
   /** Honours `Idempotency-Key` (lib/services/idempotency.ts): the handler runs in the key's transaction. */
   idempotent?: I;
   /**
@@ -146,6 +148,19 @@ export const ENDPOINTS = {
     pathParams: { intentId: { type: "string", format: "uuid", description: "The intent's id" } },
     response: { status: 200, description: "The intent, as of now (an unpaid intent past expiresAt is expired)", schema: intentSchema },
     reasons: ["intent_not_found"],
+  }),
+  refundIntent: endpoint({
+    operationId: "refundIntent",
+    method: "POST",
+    path: "/intents/{intentId}/refund",
+    summary: "Give a paid (or delivered) intent's money back",
+    scope: "intents:refund",
+    body: intentRefundRequestSchema,
+    bodyOptional: true,
+    idempotent: true,
+    pathParams: { intentId: { type: "string", format: "uuid", description: "The intent's id" } },
+    response: { status: 200, description: "The intent, refunded (or replayed for an Idempotency-Key)", schema: intentSchema },
+    reasons: ["intent_not_found", "intent_state_conflict"],
   }),
 };
 

@@ -81,7 +81,7 @@ export function withApi<const E extends Endpoint>(
       }
       const idempotencyKey = endpoint.idempotent ? readIdempotencyKey(request) : null;
       const query = endpoint.query ? parse(endpoint.query, Object.fromEntries(url.searchParams)) : undefined;
-      const rawBody = endpoint.body ? await readJsonBody(request) : undefined;
+      const rawBody = endpoint.body ? (endpoint.bodyOptional && hasNoBody(request) ? {} : await readJsonBody(request)) : undefined;
       const body = endpoint.body ? parse(endpoint.body, rawBody) : undefined;
       const params = context?.params ? await context.params : {};
       const promoKey =
@@ -256,6 +256,12 @@ function pathWithUnstorableText(value: unknown, path = ""): { path: string; prob
     if (found !== null) return found;
   }
   return null;
+}
+
+/** A request that sent no body at all: no Content-Type and a zero or absent Content-Length. */
+function hasNoBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return !request.headers.get("content-type") && (length === null || length === "0");
 }
 
 async function readJsonBody(request: Request): Promise<unknown> {

@@ -258,6 +258,26 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     summary: "No such token among the account's",
     message: () => "no such token",
   },
+  delivery_not_found: {
+    status: 404,
+    summary: "No such delivery",
+    message: (d) => `delivery ${d.deliveryId.slice(0, 64)} not found`,
+  },
+  delivery_closed: {
+    status: 409,
+    summary: "The delivery has ended (delivered or failed) and cannot change",
+    message: (d) => `delivery ${d.deliveryId} is ${d.status} and cannot change`,
+  },
+  delivery_taken: {
+    status: 409,
+    summary: "Someone else has taken this delivery",
+    message: (d) => `delivery ${d.deliveryId} has been taken by someone else`,
+  },
+  delivery_not_taken: {
+    status: 409,
+    summary: "Take the delivery before reporting on it",
+    message: (d) => `take delivery ${d.deliveryId} first`,
+  },
   hold_limit_reached: {
     status: 409,
     summary:

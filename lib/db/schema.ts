@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   customType,
@@ -18,7 +19,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { LOCALES } from "../i18n/config";
-import { INTENT_STATUSES } from "../intents/states";
+import { DELIVERY_FAILURES, DELIVERY_STATUSES, DELIVERY_STEPS, INTENT_STATUSES } from "../intents/states";
 import { MAX_PRICE_KOPECKS } from "../money";
 import type { Attribution } from "@/lib/schemas/common";
 import type { ApiScope } from "@/lib/schemas/tokens";
@@ -229,7 +230,7 @@ export const apiTokens = pgTable(
     index("api_tokens_user_idx").on(t.userId),
     check(
       "api_tokens_scopes_known",
-      sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create', 'intents:read']::text[]`,
+      sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['catalog:read', 'gifts:verify', 'gear:create', 'intents:read', 'intents:refund']::text[]`,
     ),
     check("api_tokens_name_length", sql`length(${t.name}) BETWEEN 1 AND 100`),
     check("api_tokens_purpose_known", sql`${t.purpose} IN ('api', 'storefront')`),
@@ -280,6 +281,12 @@ export const intents = pgTable(
     /** Payment provider that took the payment (`sandbox`), and its own reference for it. */
     paymentProvider: text("payment_provider"),
     providerPaymentId: text("provider_payment_id"),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    /** Why the money went back, in a word (`delivery_failed`, `partner`, `operator`) and who said so. */
+    refundReason: text("refund_reason"),
+    refundNote: text("refund_note"),
+    /** The provider's reference for the refund. */
+    providerRefundId: text("provider_refund_id"),
     /**
      * Who made the intent, as far as the open-holds limits need (lib/services/holds.ts): a keyed
      * hash of the client's address, never the address itself. Null for partners' API tokens.
@@ -308,13 +315,16 @@ export const intents = pgTable(
     ),
     check("intents_currency_rub", sql`${t.currency} = 'RUB'`),
     check("intents_locale_known", sql`${t.locale} IN ('ru', 'en')`),
-    check("intents_status_known", sql`${t.status} IN ('requires_payment', 'paid', 'fulfilled', 'canceled', 'expired')`),
+    check("intents_status_known", sql`${t.status} IN ('requires_payment', 'paid', 'fulfilled', 'canceled', 'expired', 'refunded')`),
     check(
       "intents_status_times",
-      sql`(${t.paidAt} IS NOT NULL) = (${t.status} IN ('paid', 'fulfilled'))
-        AND (${t.fulfilledAt} IS NOT NULL) = (${t.status} = 'fulfilled')
+      sql`(${t.paidAt} IS NOT NULL) = (${t.status} IN ('paid', 'fulfilled', 'refunded'))
+        AND (${t.fulfilledAt} IS NULL OR ${t.status} IN ('fulfilled', 'refunded'))
+        AND (${t.status} <> 'fulfilled' OR ${t.fulfilledAt} IS NOT NULL)
         AND (${t.canceledAt} IS NOT NULL) = (${t.status} = 'canceled')
-        AND (${t.expiredAt} IS NOT NULL) = (${t.status} = 'expired')`,
+        AND (${t.expiredAt} IS NOT NULL) = (${t.status} = 'expired')
+        AND (${t.refundedAt} IS NOT NULL) = (${t.status} = 'refunded')
+        AND (${t.refundedAt} IS NULL OR ${t.refundReason} IS NOT NULL)`,
     ),
     index("intents_unswept_idx")
       .on(t.expiresAt)
@@ -356,6 +366,87 @@ export const idempotencyKeys = pgTable(
     index("idempotency_keys_expires_idx").on(t.expiresAt),
     check("idempotency_keys_key_shape", sql`length(${t.key}) BETWEEN 1 AND 255`),
   ],
+);
+
+/**
+ * Getting what was paid for to the recipient, beside the payment: one row per paid intent, made in
+ * the payment's transaction (so a paid intent always has one), worked by a provider (lib/delivery)
+ * through the worker, leased like the callback outbox so a crashed worker's delivery is taken over.
+ * Its id is the `deliveryId` partners see.
+ */
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    intentId: uuid("intent_id")
+      .notNull()
+      .references(() => intents.id, { onDelete: "cascade" }),
+    /** `manual` or `sandbox` (DELIVERY_PROVIDER when the delivery was made). */
+    provider: text("provider").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("created"),
+    step: text("step", { enum: DELIVERY_STEPS }).notNull().default("queued"),
+    failureReason: text("failure_reason", { enum: DELIVERY_FAILURES }),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** Manual delivery: the staff member who took it, so two people never work one order. */
+    assignedTo: uuid("assigned_to").references(() => users.id),
+    assignedAt: timestamp("assigned_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("deliveries_intent_key").on(t.intentId),
+    index("deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status IN ('created', 'pending', 'retrying')`),
+    check("deliveries_status_known", sql`${t.status} IN ('created', 'pending', 'retrying', 'delivered', 'failed')`),
+    check("deliveries_failed_has_reason", sql`(${t.status} = 'failed') = (${t.failureReason} IS NOT NULL AND ${t.finishedAt} IS NOT NULL)`),
+    check("deliveries_attempts", sql`${t.attemptCount} >= 0`),
+  ],
+);
+
+/** Each attempt a provider made at a delivery: when, what it reached, and why it stopped if it did. */
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    id: serial("id").primaryKey(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }).notNull().defaultNow(),
+    /** `progress` (a step reached, more to come), `delivered`, `retry` (failed, tried again later) or `failed` (for good). */
+    outcome: text("outcome", { enum: ["progress", "delivered", "retry", "failed"] }).notNull(),
+    step: text("step", { enum: DELIVERY_STEPS }),
+    failureReason: text("failure_reason", { enum: DELIVERY_FAILURES }),
+    /** Who or what: `sandbox`, or a staff member's e-mail for manual steps. */
+    actor: text("actor"),
+  },
+  (t) => [index("delivery_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
+);
+
+/**
+ * An intent's timeline: every change of its state (written by the database's own trigger, so no
+ * writer can skip it) and of its delivery, with its time and why. GET /intents/{id} reads it back.
+ */
+export const intentEvents = pgTable(
+  "intent_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    intentId: uuid("intent_id")
+      .notNull()
+      .references(() => intents.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** `status` (the intent moved: `value` is the new state), `delivery` (`value` is the step or outcome). */
+    kind: text("kind", { enum: ["status", "delivery"] }).notNull(),
+    value: text("value").notNull(),
+    reason: text("reason"),
+    actor: text("actor"),
+  },
+  (t) => [index("intent_events_intent_idx").on(t.intentId, t.id)],
 );
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "stopped", "failed"] as const;

@@ -6,11 +6,19 @@ import {
   canTransition,
   INTENT_TRANSITIONS,
   effectiveStatus,
+  paymentStatusOf,
   type IntentStatus,
 } from "./states";
 
 // Written out in full on purpose: a change to the table must change this list too.
-const ALLOWED = new Set(["requires_payment->paid", "requires_payment->canceled", "requires_payment->expired", "paid->fulfilled"]);
+const ALLOWED = new Set([
+  "requires_payment->paid",
+  "requires_payment->canceled",
+  "requires_payment->expired",
+  "paid->fulfilled",
+  "paid->refunded",
+  "fulfilled->refunded",
+]);
 const pairs = INTENT_STATUSES.flatMap((from) => INTENT_STATUSES.map((to) => [from, to] as [IntentStatus, IntentStatus]));
 
 describe("intent transitions", () => {
@@ -29,8 +37,19 @@ describe("intent transitions", () => {
     for (const status of INTENT_STATUSES) expect(canTransition(status, status)).toBe(false);
   });
 
-  it("leaves fulfilled, canceled and expired final, and paid not", () => {
-    expect(INTENT_STATUSES.filter((s) => INTENT_TRANSITIONS[s].length === 0)).toEqual(["fulfilled", "canceled", "expired"]);
+  it("leaves canceled, expired and refunded final; paid and fulfilled can still be refunded", () => {
+    expect(INTENT_STATUSES.filter((s) => INTENT_TRANSITIONS[s].length === 0)).toEqual(["canceled", "expired", "refunded"]);
+  });
+
+  it("reports the payment side as the original service does", () => {
+    expect(Object.fromEntries(INTENT_STATUSES.map((s) => [s, paymentStatusOf(s)]))).toEqual({
+      requires_payment: "pending",
+      paid: "paid",
+      fulfilled: "paid",
+      canceled: "rejected",
+      expired: "rejected",
+      refunded: "refunded",
+    });
   });
 });
 

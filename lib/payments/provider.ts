@@ -48,4 +48,17 @@ export interface PaymentProvider {
   startPayment(request: PaymentRequest): Promise<PaymentStart>;
   /** Reads and verifies an asynchronous report; null when the provider has none (the sandbox). */
   handleNotification?(request: Request): Promise<PaymentNotification | null>;
+  /**
+   * Gives the whole payment back. Keyed by the intent, so asking twice refunds once (a real
+   * provider's idempotency key); answers the provider's reference for the refund.
+   */
+  refund(request: RefundRequest): Promise<{ providerRefundId: string }>;
+}
+
+export interface RefundRequest {
+  intentId: string;
+  /** The provider's reference of the payment being refunded. */
+  providerPaymentId: string;
+  /** Kopecks, the whole payment. */
+  amount: number;
 }

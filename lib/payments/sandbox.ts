@@ -12,4 +12,8 @@ export const sandboxProvider: PaymentProvider = {
   async startPayment() {
     return { outcome: "succeeded", providerPaymentId: `sbx_${randomBytes(12).toString("hex")}` };
   },
+  /** At once, and derived from the payment, so a repeated request gives the same reference. */
+  async refund({ providerPaymentId }) {
+    return { providerRefundId: providerPaymentId.replace(/^sbx_/, "sbx_re_") };
+  },
 };

@@ -1,14 +1,32 @@
 import { z } from "zod";
 import "./zod-config";
-import { INTENT_STATUSES } from "@/lib/intents/states";
+import { DELIVERY_FAILURES, DELIVERY_STATUSES, DELIVERY_STEPS, INTENT_STATUSES } from "@/lib/intents/states";
 import { CURRENCY, FEE_MODES } from "@/lib/money";
 import { attributionSchema } from "./common";
 
 export const intentStatusSchema = z.enum(INTENT_STATUSES).meta({
   id: "IntentStatus",
   description:
-    "requires_payment → paid → fulfilled, or requires_payment → canceled | expired. An unpaid intent past expiresAt reads as expired at once.",
+    "requires_payment → paid → fulfilled, or requires_payment → canceled | expired; paid or fulfilled → refunded. An unpaid intent past expiresAt reads as expired at once.",
 });
+
+export const timelineEntrySchema = z
+  .object({
+    at: z.iso.datetime({ offset: true }),
+    kind: z
+      .enum(["status", "delivery"])
+      .meta({ description: "`status`: the intent moved to `value`; `delivery`: its delivery reached `value`" }),
+    value: z
+      .string()
+      .meta({ description: "The new status, or the delivery's step or outcome (`friend_request_sent`, `retrying`, `failed`)" }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why, when there is more to say (`delivered`, `delivery_failed`, a failure reason)" }),
+  })
+  .meta({ id: "TimelineEntry" });
+
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
 const timestamp = (description: string) => z.iso.datetime({ offset: true }).meta({ description });
 const stamp = (description: string) => z.iso.datetime({ offset: true }).nullable().meta({ description });
@@ -19,6 +37,23 @@ export const intentSchema = z
     id: z.uuid(),
     kind: z.enum(["gift", "gear"]),
     status: intentStatusSchema,
+    paymentStatus: z.enum(["pending", "paid", "rejected", "refunded"]).meta({
+      description:
+        "The payment side, as the original service reports it: pending (unpaid), paid, rejected (declined or expired unpaid), refunded",
+    }),
+    deliveryStatus: z.enum(DELIVERY_STATUSES).nullable().meta({
+      description:
+        "The delivery side once paid: created, pending, retrying (an attempt failed; it will try again), delivered, failed; null before payment",
+    }),
+    deliveryId: z.uuid().nullable().meta({ description: "The delivery's id, once paid" }),
+    deliveryStep: z
+      .enum(DELIVERY_STEPS)
+      .nullable()
+      .meta({ description: "How far the delivery got: queued, taken, friend_request_sent, gift_sent, trade_offer_sent, accepted" }),
+    deliveryFailureReason: z
+      .enum(DELIVERY_FAILURES)
+      .nullable()
+      .meta({ description: "Why the delivery failed, by name; null unless it did" }),
     intentAmount: z.int().meta({ description: "Price of what is bought, before promo code and fee, kopecks" }),
     discountAmount: z.int().meta({ description: "Taken off by the promo code, kopecks" }),
     feeAmount: z.int().meta({ description: "The store's fee inside paymentAmount, kopecks" }),
@@ -62,7 +97,28 @@ export const intentSchema = z
     fulfilledAt: stamp("When what was bought was delivered"),
     canceledAt: stamp("When the buyer declined"),
     expiredAt: stamp("When it ran out unpaid (equal to expiresAt)"),
+    refundedAt: stamp("When the money went back"),
+    refundReason: z.string().nullable().meta({ description: "delivery_failed, operator or partner" }),
+    timeline: z.array(timelineEntrySchema).meta({ description: "Every change of the state and of the delivery, oldest first" }),
   })
   .meta({ id: "Intent" });
 
 export type PublicIntent = z.infer<typeof intentSchema>;
+
+/** POST /intents/{intentId}/refund: the body is optional; `note` says why, for the timeline. */
+export const intentRefundRequestSchema = z
+  .strictObject(
+    {
+      note: z
+        .string({ error: "note must be a string" })
+        .trim()
+        .min(1, { error: "note must not be empty" })
+        .max(500, { error: "note must be at most 500 characters" })
+        .optional()
+        .meta({ description: "Why the money goes back, for the intent's timeline", example: "customer asked" }),
+    },
+    { error: "the request body must be a JSON object" },
+  )
+  .meta({ id: "IntentRefundRequest" });
+
+export type IntentRefundRequest = z.infer<typeof intentRefundRequestSchema>;

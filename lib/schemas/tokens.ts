@@ -1,7 +1,7 @@
 import { z } from "zod";
 import "./zod-config";
 
-export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create", "intents:read"] as const;
+export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create", "intents:read", "intents:refund"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const apiScopeSchema = z.enum(API_SCOPES, { error: `scope must be one of: ${API_SCOPES.join(", ")}` });

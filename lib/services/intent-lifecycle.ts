@@ -1,16 +1,18 @@
 import "server-only";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbExecutor, Transaction } from "@/lib/db/client";
-import { apiTokens, games, gearItems, intents, packages, promoCodes } from "@/lib/db/schema";
+import { apiTokens, deliveries, games, gearItems, intentEvents, intents, packages, promoCodes } from "@/lib/db/schema";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
-import { canTransition, type IntentStatus } from "@/lib/intents/states";
+import { canTransition, paymentStatusOf, type IntentStatus, type RefundReason } from "@/lib/intents/states";
+import type { MailKind } from "@/lib/mail/kinds";
 import { enqueueIntentMail } from "@/lib/mail/outbox";
 import { paymentPageUrl } from "@/lib/payments/paths";
 import { isUuid } from "@/lib/schemas/common";
-import type { PublicIntent } from "@/lib/schemas/intents";
+import type { PublicIntent, TimelineEntry } from "@/lib/schemas/intents";
 import { ownershipOf, type AuthToken } from "./tokens";
+import { createDelivery } from "./delivery";
 import { enqueueIntentEvent } from "./webhook-outbox";
 
 /** Unpaid and past its time, judged by the database clock, the one the triggers use. */
@@ -54,7 +56,16 @@ const viewColumns = {
   fulfilledAt: intents.fulfilledAt,
   canceledAt: intents.canceledAt,
   expiredAt: intents.expiredAt,
+  refundedAt: intents.refundedAt,
+  refundReason: intents.refundReason,
+  refundNote: intents.refundNote,
   paymentProvider: intents.paymentProvider,
+  providerPaymentId: intents.providerPaymentId,
+  deliveryId: deliveries.id,
+  deliveryStatus: deliveries.status,
+  deliveryStep: deliveries.step,
+  deliveryFailure: deliveries.failureReason,
+  deliveryProvider: deliveries.provider,
 };
 
 async function selectView(db: DbExecutor, where: SQL | undefined) {
@@ -66,6 +77,7 @@ async function selectView(db: DbExecutor, where: SQL | undefined) {
     .leftJoin(packages, eq(packages.packageId, intents.packageId))
     .leftJoin(gearItems, eq(gearItems.id, intents.gearItemId))
     .leftJoin(promoCodes, eq(promoCodes.id, intents.promoCodeId))
+    .leftJoin(deliveries, eq(deliveries.intentId, intents.id))
     .where(where)
     .limit(1);
   const row = rows[0];
@@ -79,12 +91,32 @@ async function selectView(db: DbExecutor, where: SQL | undefined) {
 /** An intent with what it buys, as of now (see `status`). */
 export type IntentView = NonNullable<Awaited<ReturnType<typeof selectView>>>;
 
-function toPublicIntent(view: IntentView, origin: string): PublicIntent {
+/** Every change of an intent's state and delivery, oldest first, as the timeline shows it. */
+export async function loadTimeline(db: DbExecutor, intentId: string): Promise<TimelineEntry[]> {
+  const rows = await db
+    .select({ at: intentEvents.at, kind: intentEvents.kind, value: intentEvents.value, reason: intentEvents.reason })
+    .from(intentEvents)
+    .where(eq(intentEvents.intentId, intentId))
+    .orderBy(asc(intentEvents.id));
+  return rows.map((r) => ({ at: r.at.toISOString(), kind: r.kind, value: r.value, reason: r.reason }));
+}
+
+export function toPublicIntent(view: IntentView, origin: string, recorded: TimelineEntry[]): PublicIntent {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  // Expired the moment its time ran out, before the sweep records it: the timeline says so too.
+  const timeline =
+    view.lapsed && !recorded.some((e) => e.value === "expired")
+      ? [...recorded, { at: view.expiresAt.toISOString(), kind: "status" as const, value: "expired", reason: "not paid in time" }]
+      : recorded;
   return {
     id: view.id,
     kind: view.kind,
     status: view.status,
+    paymentStatus: paymentStatusOf(view.status),
+    deliveryStatus: view.deliveryStatus,
+    deliveryId: view.deliveryId,
+    deliveryStep: view.deliveryStep,
+    deliveryFailureReason: view.deliveryFailure,
     intentAmount: view.intentAmount,
     discountAmount: view.discountAmount,
     feeAmount: view.feeAmount,
@@ -126,6 +158,9 @@ function toPublicIntent(view: IntentView, origin: string): PublicIntent {
     fulfilledAt: iso(view.fulfilledAt),
     canceledAt: iso(view.canceledAt),
     expiredAt: iso(view.expiredAt),
+    refundedAt: iso(view.refundedAt),
+    refundReason: view.refundReason,
+    timeline,
   };
 }
 
@@ -141,7 +176,7 @@ export async function getIntentForOwner(db: DbExecutor, token: AuthToken, intent
   const { userId, tokenId } = ownershipOf(token);
   const view = await selectView(db, and(eq(intents.id, intentId), tokenId ? eq(intents.tokenId, tokenId) : eq(apiTokens.userId, userId)));
   if (!view) throw intentNotFound(intentId);
-  return toPublicIntent(view, origin);
+  return toPublicIntent(view, origin, await loadTimeline(db, view.id));
 }
 
 /** An intent for its payment page, where holding the link is the permission; null when there is none. */
@@ -156,8 +191,13 @@ const stateConflict = (intentId: string, current: IntentStatus, target: IntentSt
 
 interface MoveOptions {
   origin: string;
-  /** Columns the move records beside the status (the provider's reference for a payment). */
-  set?: Partial<Pick<typeof intents.$inferInsert, "paymentProvider" | "providerPaymentId">>;
+  /** Columns the move records beside the status (the provider's reference for a payment, a refund's reason). */
+  set?: Partial<
+    Pick<typeof intents.$inferInsert, "paymentProvider" | "providerPaymentId" | "refundReason" | "refundNote" | "providerRefundId">
+  >;
+  /** Why, and who, for the timeline entry the database writes for the move. */
+  reason?: string;
+  actor?: string;
 }
 
 /**
@@ -173,6 +213,10 @@ async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus
     if (!locked) throw intentNotFound(intentId);
     const current: IntentStatus = locked.lapsed ? "expired" : locked.status;
     if (!canTransition(current, target)) throw stateConflict(intentId, current, target);
+    // Read by the timeline trigger (drizzle/0010) for the entry it writes; local to this transaction.
+    await tx.execute(
+      sql`SELECT set_config('giftkey.reason', ${options.reason ?? ""}, true), set_config('giftkey.actor', ${options.actor ?? ""}, true)`,
+    );
     try {
       await tx
         .update(intents)
@@ -185,11 +229,22 @@ async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus
       if (state === SQLSTATE.illegalMove) throw stateConflict(intentId, current, target);
       throw err;
     }
+    // A paid intent always has its delivery: made in the payment's own transaction.
+    if (target === "paid") await createDelivery(tx, intentId);
     const view = (await selectView(tx, eq(intents.id, intentId)))!;
     await recordEvent(tx, view, target, options.origin);
-    if (target === "paid") await enqueueIntentMail(tx, { intentId, kind: "receipt", origin: options.origin });
+    // The shopper hears of every step that matters to them, in the move's transaction.
+    const mail = mailFor(target, view.refundReason);
+    if (mail) await enqueueIntentMail(tx, { intentId, kind: mail, origin: options.origin });
     return view;
   });
+}
+
+function mailFor(target: IntentStatus, refundReason: string | null): MailKind | null {
+  if (target === "paid") return "receipt";
+  if (target === "fulfilled") return "delivered";
+  if (target === "refunded") return refundReason === "delivery_failed" ? "delivery_failed_refunded" : "refunded";
+  return null;
 }
 
 /**
@@ -204,7 +259,7 @@ async function recordEvent(tx: Transaction, view: IntentView, target: IntentStat
     userId: view.ownerId,
     url: view.callbackUrl,
     type: "intent.paid",
-    data: toPublicIntent(view, origin),
+    data: toPublicIntent(view, origin, await loadTimeline(tx, view.id)),
   });
 }
 
@@ -225,8 +280,22 @@ export function cancelIntent(db: DbExecutor, intentId: string, origin: string): 
 }
 
 /** What was bought has been delivered. */
-export function fulfilIntent(db: DbExecutor, intentId: string, origin: string): Promise<IntentView> {
-  return moveIntent(db, intentId, "fulfilled", { origin });
+export function fulfilIntent(db: DbExecutor, intentId: string, origin: string, actor?: string): Promise<IntentView> {
+  return moveIntent(db, intentId, "fulfilled", { origin, reason: "delivered", actor });
+}
+
+/** The money went back (lib/services/refunds.ts asks the provider first): stock and promo use return (the trigger). */
+export function markIntentRefunded(
+  db: DbExecutor,
+  intentId: string,
+  refund: { reason: RefundReason; note?: string; providerRefundId: string; origin: string; actor?: string },
+): Promise<IntentView> {
+  return moveIntent(db, intentId, "refunded", {
+    origin: refund.origin,
+    set: { refundReason: refund.reason, refundNote: refund.note ?? null, providerRefundId: refund.providerRefundId },
+    reason: refund.note ? `${refund.reason}: ${refund.note}` : refund.reason,
+    actor: refund.actor,
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { mailConfigFromEnv } from "@/lib/mail/config";
 import { deliveryConfigFromEnv } from "@/lib/services/webhook-delivery";
 import { mailJob } from "./mail-job";
 import { BackgroundRunner, type BackgroundJob } from "./runner";
+import { deliveryJob } from "./delivery-job";
 import { webhookDeliveryJob } from "./webhook-job";
 
 /** Rows per sweep pass; a full batch means more are waiting, so the next pass starts at once. */
@@ -19,6 +20,8 @@ export function backgroundJobs(db: Database): BackgroundJob[] {
   return [
     webhookDeliveryJob(db, deliveryConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
     mailJob(db, mailConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
+    // Paid orders on their way to the recipient (automatic delivery providers).
+    deliveryJob(db, { pollMs: env.WORKER_POLL_MS }),
     // Records expiries (stock and the public status never wait for it) and gives promo uses back.
     {
       name: "expire-intents",

@@ -9,6 +9,7 @@ import { intentSchema } from "@/lib/schemas/intents";
 import { reserveGear } from "@/lib/services/gear";
 import { verifyGift } from "@/lib/services/gifts";
 import { cancelIntent, expireDueIntents, fulfilIntent, getIntentForOwner, payIntent } from "@/lib/services/intent-lifecycle";
+import { refundIntent } from "@/lib/services/refunds";
 import { submitPaymentChoice } from "@/lib/services/payments";
 import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
@@ -342,6 +343,11 @@ describe("reading an intent", () => {
       id: created.intentId,
       kind: "gear",
       status: "requires_payment",
+      paymentStatus: "pending",
+      deliveryStatus: null,
+      deliveryId: null,
+      deliveryStep: null,
+      deliveryFailureReason: null,
       intentAmount: 10000,
       discountAmount: 1500,
       feeAmount: 425,
@@ -370,6 +376,9 @@ describe("reading an intent", () => {
       fulfilledAt: null,
       canceledAt: null,
       expiredAt: null,
+      refundedAt: null,
+      refundReason: null,
+      timeline: [{ at: api.createdAt, kind: "status", value: "requires_payment", reason: "created" }],
     });
     expect(Date.parse(api.expiresAt) - Date.parse(api.createdAt)).toBe(900_000);
   });
@@ -459,8 +468,9 @@ describe("the database's transition trigger", () => {
   /** An intent brought to `status` the legal way. */
   async function intentIn(status: IntentStatus): Promise<string> {
     const { intentId } = await gift();
-    if (status === "paid" || status === "fulfilled") await payIntent(t.db, intentId, SANDBOX);
+    if (status === "paid" || status === "fulfilled" || status === "refunded") await payIntent(t.db, intentId, SANDBOX);
     if (status === "fulfilled") await fulfilIntent(t.db, intentId, ORIGIN);
+    if (status === "refunded") await refundIntent(t.db, intentId, { reason: "operator", origin: ORIGIN });
     if (status === "canceled") await cancelIntent(t.db, intentId, ORIGIN);
     if (status === "expired") {
       await lapse(intentId);
@@ -477,7 +487,8 @@ describe("the database's transition trigger", () => {
     if (from === "requires_payment" && to === "expired") await lapse(id);
     let refusal: string | null = null;
     try {
-      await t.db.execute(sql`UPDATE intents SET status = ${to} WHERE id = ${id}`);
+      // A refund names its reason (a CHECK); the trigger alone decides whether the move exists.
+      await t.db.execute(sql`UPDATE intents SET status = ${to}, refund_reason = ${to === "refunded" ? "operator" : null} WHERE id = ${id}`);
     } catch (err) {
       const cause = ((err as { cause?: unknown }).cause ?? err) as { code?: string };
       refusal = cause.code ?? "?";

@@ -47,6 +47,10 @@ const ru = {
   not_signed_in: "Вы вышли из аккаунта. Войдите снова.",
   token_limit_reached: "У вас уже {max} активных токенов. Отзовите ненужные, чтобы создать новый.",
   token_not_found: "Этот токен уже отозван или не ваш.",
+  delivery_not_found: "Такой доставки нет.",
+  delivery_closed: "Эта доставка уже завершена.",
+  delivery_taken: "Этот заказ уже взял в работу другой сотрудник.",
+  delivery_not_taken: "Сначала возьмите заказ в работу.",
   hold_limit_reached:
     "У вас уже много неоплаченных заказов, которые держат предмет или промокод. Оплатите или отмените один из них — или подождите: такой заказ снимается через 15 минут.",
   email_taken: "Аккаунт с этой почтой уже есть. Войдите или укажите другую почту.",
@@ -96,6 +100,10 @@ export const errors = defineMessages({
       not_signed_in: "You are signed out. Please sign in again.",
       token_limit_reached: "You already have {max} active tokens. Revoke the ones you no longer need to create another.",
       token_not_found: "That token is already revoked or is not yours.",
+      delivery_not_found: "There is no such delivery.",
+      delivery_closed: "This delivery has already ended.",
+      delivery_taken: "Someone else has already taken this order.",
+      delivery_not_taken: "Take the order first.",
       hold_limit_reached:
         "You already have several unpaid orders holding an item or a promo code. Pay or decline one of them, or wait: such an order ends after 15 minutes.",
       email_taken: "There is already an account with this e-mail. Sign in, or use another address.",

@@ -41,6 +41,7 @@ export const pay = defineMessages({
       paid: { title: "Оплачено", text: "Оплата получена {time}. Спасибо за покупку!" },
       fulfilled: { title: "Оплачено и доставлено", text: "Оплата получена {paid}, заказ доставлен {time}." },
       canceled: { title: "Оплата отменена", text: "Вы отказались от оплаты {time}. Деньги не списаны." },
+      refunded: { title: "Деньги возвращены", text: "Оплата получена {paid}, деньги возвращены {time}." },
       expired: {
         title: "Время на оплату истекло",
         text: "Ссылка на оплату действовала до {time}. Деньги не списаны — оформите заказ заново.",
@@ -94,6 +95,7 @@ export const pay = defineMessages({
       paid: { title: "Paid", text: "Payment received {time}. Thank you for your purchase!" },
       fulfilled: { title: "Paid and delivered", text: "Payment received {paid}, order delivered {time}." },
       canceled: { title: "Payment declined", text: "You declined the payment {time}. Nothing was charged." },
+      refunded: { title: "Refunded", text: "Payment received {paid}, refunded {time}." },
       expired: {
         title: "The time to pay has run out",
         text: "The payment link was valid until {time}. Nothing was charged; please place the order again.",

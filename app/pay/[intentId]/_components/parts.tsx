@@ -99,6 +99,7 @@ const TONE = {
   canceled: "border-slate-600 bg-slate-900/60",
   expired: "border-amber-500/60 bg-amber-950/40",
   requires_payment: "border-sky-500/60 bg-sky-950/40",
+  refunded: "border-slate-600 bg-slate-900/60",
 } as const;
 
 /** Where the intent stands, and the way back: the partner's own page when it gave one, else the store's home. */
@@ -108,6 +109,7 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
     paid: format(t.outcome.paid.text, { time: when(view.paidAt) }),
     fulfilled: format(t.outcome.fulfilled.text, { paid: when(view.paidAt), time: when(view.fulfilledAt) }),
     canceled: format(t.outcome.canceled.text, { time: when(view.canceledAt) }),
+    refunded: format(t.outcome.refunded.text, { paid: when(view.paidAt), time: when(view.refundedAt) }),
     expired: format(t.outcome.expired.text, { time: when(view.expiredAt ?? view.expiresAt) }),
     requires_payment: format(t.outcome.requires_payment.text, { time: when(view.expiresAt) }),
   };
