@@ -27,5 +27,18 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Services speak the domain: they throw DomainError with a reason and never meet HTTP, which
+    // is the API wrapper's (lib/api) alone.
+    files: ["lib/services/**", "lib/delivery/**", "lib/payments/**", "lib/mail/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/lib/api/*", "next/server", "next/headers"], message: "services speak the domain: throw a DomainError and let lib/api map it" }] },
+      ],
+      "no-restricted-globals": ["error", { name: "Response", message: "services return data; the API wrapper builds responses" }],
+    },
+  },
   globalIgnores([".next/**", ".data/**", "node_modules/**", "bench-results/**", "next-env.d.ts"]),
 ]);

@@ -5,7 +5,7 @@ import { DomainError, PROMO_GUESS_REASONS, isDomainError, type Reason } from "@/
 import type { ApiScope } from "@/lib/schemas/tokens";
 import { clientKeyOf } from "@/lib/services/holds";
 import { authenticateToken, ownershipOf, type AuthToken } from "@/lib/services/tokens";
-import { readIdempotencyKey, withIdempotency } from "@/lib/services/idempotency";
+import { readIdempotencyKey, withIdempotency } from "./idempotency";
 import { validationMessage } from "@/lib/schemas/validation";
 import { routePattern } from "@/lib/metrics";
 import { rateLimitHeaders } from "@/lib/rate-limit-headers";

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb, type Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { purgeExpiredIdempotencyKeys } from "@/lib/services/idempotency";
+import { purgeExpiredIdempotencyKeys } from "@/lib/api/idempotency";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
 import { purgeExpiredRateLimits } from "@/lib/services/rate-limits";
 import { mailConfigFromEnv } from "@/lib/mail/config";

@@ -8,7 +8,7 @@ import { refusal } from "@/tests/support/refusal";
 import { createDb, createPool, type Transaction } from "@/lib/db/client";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { reserveGear } from "@/lib/services/gear";
-import { withIdempotency } from "@/lib/services/idempotency";
+import { withIdempotency } from "@/lib/api/idempotency";
 import { getIntentForOwner } from "@/lib/services/intent-lifecycle";
 import {
   STOREFRONT_GUEST_EMAIL,

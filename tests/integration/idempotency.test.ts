@@ -10,7 +10,7 @@ import {
   readIdempotencyKey,
   withIdempotency,
   type IdempotentRequest,
-} from "@/lib/services/idempotency";
+} from "@/lib/api/idempotency";
 import { reserveGear } from "@/lib/services/gear";
 import { createApiToken, ensureUser, ownershipOf, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";

@@ -4,7 +4,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database, Transaction } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
-import type { Ownership } from "./tokens";
+import type { Ownership } from "@/lib/services/tokens";
 
 const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const REPLAYED_HEADER = "Idempotent-Replayed";
