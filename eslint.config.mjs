@@ -35,7 +35,14 @@ export default defineConfig([
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/lib/api/*", "next/server", "next/headers"], message: "services speak the domain: throw a DomainError and let lib/api map it" }] },
+        {
+          patterns: [
+            {
+              group: ["@/lib/api/*", "next/server", "next/headers"],
+              message: "services speak the domain: throw a DomainError and let lib/api map it",
+            },
+          ],
+        },
       ],
       "no-restricted-globals": ["error", { name: "Response", message: "services return data; the API wrapper builds responses" }],
     },
