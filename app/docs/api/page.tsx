@@ -88,7 +88,11 @@ export default function ApiReferencePage() {
                     <Inline text={r.summary} />
                   </td>
                   <td className="py-1 font-mono text-xs text-slate-400">
-                    {r.operations.length ? r.operations.join(", ") : "the store's own pages"}
+                    {r.operations.length === operations.length
+                      ? "every operation"
+                      : r.operations.length
+                        ? r.operations.join(", ")
+                        : "the store's own pages"}
                   </td>
                 </tr>
               ))}
