@@ -12,6 +12,7 @@ export interface ReasonDetails {
   invalid_field: { message: string };
   unknown_field: { fields: string[] };
   trade_link_mismatch: { message: string };
+  invite_link_undecodable: { message: string };
   invalid_body: { problem: "not_json" | "not_utf8" | "empty" | "too_deep"; maxDepth?: number };
   body_too_large: { maxBytes: number };
   unsupported_media_type: Record<string, never>;

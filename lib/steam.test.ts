@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountIdFromSteamId64, isInviteUrl, parseTradeLink, steamId64FromAccountId } from "./steam";
+import { accountIdFromSteamId64, decodeInviteCode, inviteRecipient, isInviteUrl, parseTradeLink, steamId64FromAccountId } from "./steam";
 
 describe("accountIdFromSteamId64", () => {
   it.each([
@@ -69,5 +69,32 @@ describe("isInviteUrl", () => {
     "https://s.team/p/FH GC/NQVGTQPG",
   ])("rejects %s", (url) => {
     expect(isInviteUrl(url)).toBe(false);
+  });
+});
+
+describe("decodeInviteCode and inviteRecipient", () => {
+  it("reads the account id written in bcdfghjkmnpqrtvw hex, with or without the dash", () => {
+    // f h g c r d q r = 3 5 4 1 c 2 b c
+    expect(decodeInviteCode("fhgc-rdqr")).toBe(0x3541c2bc);
+    expect(decodeInviteCode("fhgcrdqr")).toBe(0x3541c2bc);
+    expect(decodeInviteCode("FHGC-RDQR")).toBe(0x3541c2bc);
+    expect(decodeInviteCode("c")).toBe(1);
+    expect(decodeInviteCode("wwww-wwww")).toBe(0xffffffff);
+  });
+
+  it.each([
+    ["an empty code", ""],
+    ["letters outside the alphabet", "abcd-efgh"],
+    ["digits", "1234"],
+    ["account id 0", "bbbb"],
+    ["more than 32 bits", "cbbbb-bbbbb"],
+    ["a dash at the end", "fhgc-"],
+    ["two dashes in a row", "fhgc--rdqr"],
+  ])("refuses %s", (_, code) => expect(decodeInviteCode(code)).toBeNull());
+
+  it("gives the SteamID64 of the invited account", () => {
+    expect(inviteRecipient("https://s.team/p/fhgc-rdqr/NQVGTQPG")).toEqual({ accountId: 893502140, steamId64: "76561198853767868" });
+    expect(inviteRecipient("https://s.team/p/abcd-efgh/QWERTYUI")).toBeNull();
+    expect(inviteRecipient("https://example.com/p/fhgc-rdqr/NQVGTQPG")).toBeNull();
   });
 });

@@ -68,3 +68,35 @@ export function isInviteUrl(value: string): boolean {
     /^\/p\/[a-z0-9]{2,8}(?:-[a-z0-9]{2,8}){0,3}\/[A-Za-z0-9]{6,16}\/?$/.test(url.pathname)
   );
 }
+
+/** The hex digits 0-f as a friend-invite code writes them. */
+const INVITE_DIGITS = "bcdfghjkmnpqrtvw";
+
+/**
+ * The account id a friend-invite code names: the id in hex, each digit written as a letter of
+ * `bcdfghjkmnpqrtvw`, a dash allowed in between (`fhgc-rdqr`). Null when it names no account.
+ */
+export function decodeInviteCode(code: string): number | null {
+  const letters = code.toLowerCase().replace(/-/g, "");
+  if (letters.length === 0 || letters.length > 8 || code.startsWith("-") || code.endsWith("-") || code.includes("--")) return null;
+  let id = 0;
+  for (const letter of letters) {
+    const digit = INVITE_DIGITS.indexOf(letter);
+    if (digit < 0) return null;
+    id = id * 16 + digit;
+  }
+  return id >= 1 && id <= Number(MAX_ACCOUNT_ID) ? id : null;
+}
+
+export interface InviteRecipient {
+  accountId: number;
+  steamId64: string;
+}
+
+/** The account a friend-invite link (`https://s.team/p/<code>/<token>`) invites to, decoded offline; null when it does not decode. */
+export function inviteRecipient(value: string): InviteRecipient | null {
+  if (!isInviteUrl(value)) return null;
+  const code = new URL(value).pathname.split("/")[2] ?? "";
+  const accountId = decodeInviteCode(code);
+  return accountId === null ? null : { accountId, steamId64: steamId64FromAccountId(accountId) };
+}

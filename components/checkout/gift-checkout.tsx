@@ -13,6 +13,7 @@ import { useVerifyGift } from "@/lib/queries/gifts";
 import type { GameDetails } from "@/lib/schemas/catalog";
 import { GIFT_PLATFORM } from "@/lib/schemas/gift-params";
 import type { GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { inviteRecipient } from "@/lib/steam";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "./checkout-fields";
 import { IntentSummary } from "./intent-summary";
 import { useCheckoutForm } from "./use-checkout-form";
@@ -198,6 +199,7 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
           error={errorFor("inviteUrl")}
           inputRef={register("inviteUrl")}
         />
+        <InviteRecipient url={values.inviteUrl} />
         <SelectField
           name="region"
           label={g.region.label}
@@ -234,5 +236,16 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
         <CheckoutFormEnd form={form} pending={verify.isPending} label={g.submit} pendingLabel={g.submitting} />
       </form>
     </section>
+  );
+}
+
+/** The friend the invite link names, decoded as the shopper types it, so a wrong link shows before paying. */
+function InviteRecipient({ url }: { url: string }) {
+  const { t } = useI18n();
+  const recipient = inviteRecipient(url.trim());
+  return (
+    <p aria-live="polite" data-testid="invite-recipient" className="-mt-3 text-sm text-emerald-200">
+      {recipient ? format(t.checkout.gift.inviteUrl.recipient, { steamId: recipient.steamId64 }) : null}
+    </p>
   );
 }

@@ -56,6 +56,23 @@ test.describe("gift checkout (ru)", () => {
     await expectAccessible(page, { allRules: true });
   });
 
+  test("shows the friend's account as the invite link is typed, and refuses a link that names none", async ({ page }) => {
+    await page.goto("/games/620");
+    const field = page.getByLabel("Ссылка-приглашение друга");
+    const recipient = page.getByTestId("invite-recipient");
+    await field.fill("https://s.team/p/fhgc-rd");
+    await expect(recipient).toHaveText("");
+    await field.fill(INVITE);
+    await expect(recipient).toHaveText("Подарок получит аккаунт SteamID64 76561198853767868.");
+    await field.fill("https://s.team/p/abcd-efgh/QWERTYUI");
+    await expect(recipient).toHaveText("");
+    await page.getByRole("combobox", { name: "Регион получателя" }).selectOption({ label: "Россия" });
+    await page.getByLabel("E-mail для чека").fill("gamer@example.com");
+    await submit(page);
+    await expect(field).toHaveAccessibleDescription(/По этой ссылке не найти аккаунт друга/);
+    await expect(field).toBeFocused();
+  });
+
   test("a promo code shows in the breakdown", async ({ page }) => {
     await page.goto("/games/620");
     await fillGift(page, { region: "Россия", code: "welcome10" });
@@ -81,7 +98,7 @@ test.describe("gift checkout (ru)", () => {
 
     // Fixed as the shopper types, checked by the same schema the API uses.
     await invite.fill("https://example.com/p/abc/DEF");
-    await expect(page.getByText("Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/abcd-efgh/ABCDEFGH.")).toBeVisible();
+    await expect(page.getByText("Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/fhgc-rdqr/NQVGTQPG.")).toBeVisible();
     await invite.fill(INVITE);
     await expect(invite).not.toHaveAttribute("aria-invalid", "true");
     await page.getByLabel("E-mail для чека").fill("gamer@");

@@ -48,6 +48,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "POST /gifts/verify needs `item` (the appId, digits, as a string or number), `target.inviteUrl` (the recipient's friend-invite link, https://s.team/p/<code>/<token>), `target.region` (two letters), `email` and `fee`. `platform` must be `store-gift` when given; `target.packageId` picks an edition (the main one by default); `code` is a promo code.",
       "404: unknown game, or a package that is not the game's. 409: the game cannot be bought now (coming soon, no price) or cannot be gifted to that region. 201 creates an intent that waits for payment.",
       "`attribution` (optional; `utm_source`, `utm_medium`, `utm_campaign`, `utm_content`, `utm_term`, as for gear) is recorded with the intent: an extension beyond the description, which lists it for gear only. The store's own pages send the campaign the shopper last arrived by; partners may send their own.",
+      "The invite link names the friend: its code (after /p/) is the account id in hex, each digit written as a letter of `bcdfghjkmnpqrtvw` (a dash may sit between), and SteamID64 = 76561197960265728 + that id. The store decodes it offline: a link whose code names no account is 400 `invite_link_undecodable`, and the 201 (an extension) and GET /intents/{intentId} (`gift.recipientSteamId64`) carry the friend's account, so a wrong link shows before anyone pays.",
     ],
   },
   {

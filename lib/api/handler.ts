@@ -217,7 +217,8 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 /**
  * The 400 for the first problem zod found: `unknown_field` for a field the schema does not know,
- * a custom check's own reason when it names one from the catalogue (`trade_link_mismatch`), else
+ * a custom check's own reason when it names one from the catalogue (`trade_link_mismatch`,
+ * `invite_link_undecodable`), else
  * `invalid_field`; `param` is the field's dotted path.
  */
 function validationError(error: z.ZodError, input: unknown): DomainError {
@@ -228,8 +229,8 @@ function validationError(error: z.ZodError, input: unknown): DomainError {
     const fields = issue.keys.map((k) => (path ? `${path}.${k}` : k));
     return new DomainError("unknown_field", { fields }, fields[0]);
   }
-  if (issue?.code === "custom" && issue.params?.reason === "trade_link_mismatch")
-    return new DomainError("trade_link_mismatch", { message }, path);
+  const custom = issue?.code === "custom" ? issue.params?.reason : undefined;
+  if (custom === "trade_link_mismatch" || custom === "invite_link_undecodable") return new DomainError(custom, { message }, path);
   return new DomainError("invalid_field", { message }, path || undefined);
 }
 

@@ -37,6 +37,11 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     summary: "The trade link belongs to another account than `account`",
     message: (d) => d.message,
   },
+  invite_link_undecodable: {
+    status: 400,
+    summary: "The friend-invite link's code names no account (it is decoded offline: the account id in hex, written with bcdfghjkmnpqrtvw)",
+    message: (d) => d.message,
+  },
   invalid_body: {
     status: 400,
     summary: "The body is empty, not UTF-8, not JSON, or nested too deep",

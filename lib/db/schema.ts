@@ -255,6 +255,8 @@ export const intents = pgTable(
     gearItemId: integer("gear_item_id").references(() => gearItems.id),
     giftRegion: text("gift_region"),
     inviteUrl: text("invite_url"),
+    /** The friend's SteamID64, decoded from the invite link's code when the gift was bought. */
+    recipientSteamId: text("recipient_steam_id"),
     account: text("account"),
     tradeLink: text("trade_link"),
     storeId: text("store_id"),

@@ -48,7 +48,7 @@ describe("localizeIssues: the API's schemas, in the shopper's language, by field
     [
       { ...gift, target: { ...gift.target, inviteUrl: "https://evil.example/p/x/y" } },
       "inviteUrl",
-      "Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/abcd-efgh/ABCDEFGH.",
+      "Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/fhgc-rdqr/NQVGTQPG.",
     ],
     [
       { ...gift, target: { ...gift.target, inviteUrl: `https://s.team/p/${"a".repeat(520)}` } },

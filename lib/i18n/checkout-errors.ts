@@ -54,7 +54,9 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function issueKind(issue: z.core.$ZodIssue, input: unknown): Kind {
-  if (issue.code === "custom" && issue.params?.reason === "trade_link_mismatch") return "mismatch";
+  // A well-formed value that names the wrong thing: a trade link of another account, an invite link whose code decodes to none.
+  if (issue.code === "custom" && (issue.params?.reason === "trade_link_mismatch" || issue.params?.reason === "invite_link_undecodable"))
+    return "mismatch";
   const value = valueAt(input, issue.path);
   if (value === undefined || (typeof value === "string" && value.trim() === "")) return "required";
   if (issue.code === "too_big") return "tooLong";
@@ -121,6 +123,7 @@ const FIELD_BY_REASON: Partial<Record<Reason, CheckoutField>> = {
   item_not_found: "item",
   platform_not_found: "platform",
   trade_link_mismatch: "tradeLink",
+  invite_link_undecodable: "inviteUrl",
   edition_not_found: "packageId",
 };
 

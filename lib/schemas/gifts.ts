@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "./zod-config";
-import { isInviteUrl } from "@/lib/steam";
+import { inviteRecipient, isInviteUrl } from "@/lib/steam";
 import { CURRENCY, FEE_MODES } from "@/lib/money";
 import {
   appIdSchema,
@@ -19,7 +19,13 @@ export const inviteUrlSchema = z
   .trim()
   .max(512, { error: "target.inviteUrl must be at most 512 characters" })
   .refine(isInviteUrl, {
-    error: "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH",
+    error: "target.inviteUrl must be a friend-invite link like https://s.team/p/fhgc-rdqr/NQVGTQPG",
+    abort: true,
+  })
+  // The code names the friend's account; one that does not decode was mistyped or made up.
+  .refine((value) => inviteRecipient(value) !== null, {
+    error: "target.inviteUrl names no account: the code after /p/ is written with the letters bcdfghjkmnpqrtvw",
+    params: { reason: "invite_link_undecodable" },
   })
   .meta({ format: "uri", example: "https://s.team/p/fhgc-rdqr/NQVGTQPG" });
 
@@ -66,6 +72,14 @@ export const giftVerifyRequestSchema = z
 export type GiftVerifyRequest = z.infer<typeof giftVerifyRequestSchema>;
 export type GiftVerifyInput = z.input<typeof giftVerifyRequestSchema>;
 
+/** The friend the invite link names, decoded from its code (an extension beyond the description). */
+export const recipientSchema = z
+  .object({
+    accountId: z.int().meta({ description: "The account id the invite code encodes" }),
+    steamId64: z.string().meta({ description: "SteamID64 = 76561197960265728 + accountId", example: "76561198853767868" }),
+  })
+  .meta({ id: "GiftRecipient", description: "The friend's account, decoded offline from the invite link's code" });
+
 export const giftVerifyResponseSchema = z
   .object({
     code: z.literal(201),
@@ -76,6 +90,7 @@ export const giftVerifyResponseSchema = z
     intentAmount: z.int().meta({ description: "Price of the edition before promo code and fee, kopecks" }),
     intentCurrency: z.literal(CURRENCY),
     ...intentBreakdownShape,
+    recipient: recipientSchema,
   })
   .meta({ id: "GiftVerifyResponse" });
 

@@ -69,6 +69,10 @@ export const intentSchema = z
         edition: z.string().meta({ description: "The edition (package) bought" }),
         region: z.string(),
         inviteUrl: z.string(),
+        recipientSteamId64: z
+          .string()
+          .nullable()
+          .meta({ description: "The friend's SteamID64, decoded from the invite link (null for intents made before it was)" }),
       })
       .meta({ id: "IntentGift" })
       .nullable()

@@ -77,7 +77,7 @@ describe("giftVerifyRequestSchema", () => {
     [{ ...gift, target: "RU" }, "target must be an object with inviteUrl and region"],
     [
       { ...gift, target: { ...gift.target, inviteUrl: "https://evil.io/p/a/b" } },
-      "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH",
+      "target.inviteUrl must be a friend-invite link like https://s.team/p/fhgc-rdqr/NQVGTQPG",
     ],
     [{ ...gift, target: { ...gift.target, region: "RUS" } }, "target.region must be a two-letter region code such as RU"],
     [{ ...gift, target: { ...gift.target, packageId: -1 } }, "target.packageId must be a positive integer"],

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
 import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { giftRefusal } from "@/lib/catalog/availability";
+import { inviteRecipient } from "@/lib/steam";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
 import { createIntent, intentCreated } from "./intents";
@@ -41,6 +42,8 @@ export async function verifyGift(
   if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, "target.region");
   if (refusal) throw new DomainError(refusal, { appId });
   const price = game.price_final!;
+  // The schema refused a link that does not decode, so this names an account.
+  const recipient = inviteRecipient(input.target.inviteUrl)!;
 
   const intent = await createIntent(db, {
     price,
@@ -54,6 +57,7 @@ export async function verifyGift(
       packageId: game.package_id,
       giftRegion: input.target.region,
       inviteUrl: input.target.inviteUrl,
+      recipientSteamId: recipient.steamId64,
       email: input.email,
       successUrl: input.successUrl,
       failureUrl: input.failureUrl,
@@ -62,5 +66,5 @@ export async function verifyGift(
       locale: input.locale,
     },
   });
-  return intentCreated(intent, origin);
+  return { ...intentCreated(intent, origin), recipient };
 }

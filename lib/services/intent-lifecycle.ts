@@ -33,6 +33,7 @@ const viewColumns = {
   edition: packages.title,
   giftRegion: intents.giftRegion,
   inviteUrl: intents.inviteUrl,
+  recipientSteamId: intents.recipientSteamId,
   gearItem: gearItems.item,
   gearTitle: gearItems.title,
   account: intents.account,
@@ -133,6 +134,7 @@ export function toPublicIntent(view: IntentView, origin: string, recorded: Timel
             edition: view.edition!,
             region: view.giftRegion!,
             inviteUrl: view.inviteUrl!,
+            recipientSteamId64: view.recipientSteamId,
           }
         : null,
     gear:

@@ -59,6 +59,22 @@ describe("POST /gifts/verify", () => {
     expect(new Date(res.body.expiresAt).getTime()).toBe(intent.expires_at.getTime());
   });
 
+  it("decodes the friend's account from the invite link, answers it and keeps it with the intent", async () => {
+    const res = await api(VERIFY, { body: gift() });
+    expect(res.body.recipient).toEqual({ accountId: 893502140, steamId64: "76561198853767868" });
+    const intent = await api(`/api/v1/intents/${res.body.intentId}`);
+    expect(intent.body.gift.recipientSteamId64).toBe("76561198853767868");
+  });
+
+  it.each(["https://s.team/p/abcd-efgh/QWERTYUI", "https://s.team/p/bbbb/QWERTYUI", "https://s.team/p/cbbb-bbbbb/QWERTYUI"])(
+    "refuses an invite link whose code names no account: %s",
+    async (inviteUrl) => {
+      const res = await api(VERIFY, { body: gift({}, { inviteUrl }) });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ reason: "invite_link_undecodable", param: "target.inviteUrl" });
+    },
+  );
+
   it("records the visit's attribution with the intent (an extension beyond the description)", async () => {
     const attribution = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "spring-sale" };
     const res = await api(VERIFY, { body: gift({ attribution }) });
@@ -93,7 +109,7 @@ describe("POST /gifts/verify", () => {
       "a bad invite link",
       gift({}, { inviteUrl: "https://evil.example/p/x/y" }),
       400,
-      "target.inviteUrl must be a friend-invite link like https://s.team/p/abcd-efgh/ABCDEFGH",
+      "target.inviteUrl must be a friend-invite link like https://s.team/p/fhgc-rdqr/NQVGTQPG",
     ],
     ["no region", gift({}, { region: undefined }), 400, "target.region is required"],
     ["a three-letter region", gift({}, { region: "RUS" }), 400, "target.region must be a two-letter region code such as RU"],

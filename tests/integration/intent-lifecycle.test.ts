@@ -396,6 +396,7 @@ describe("reading an intent", () => {
       edition: expect.stringContaining("Ultimate"),
       region: "KZ",
       inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG",
+      recipientSteamId64: "76561198853767868",
     });
     expect(api.gear).toBeNull();
   });

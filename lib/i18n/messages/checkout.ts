@@ -11,7 +11,8 @@ export const checkout = defineMessages({
       intro: "Игра придёт другу подарком в его библиотеку. Оплата — на следующем шаге.",
       inviteUrl: {
         label: "Ссылка-приглашение друга",
-        hint: "Друг найдёт её в Steam: Друзья → Добавить друга → «Ваша ссылка для приглашения в друзья». Она выглядит так: https://s.team/p/abcd-efgh/ABCDEFGH",
+        hint: "Друг найдёт её в Steam: Друзья → Добавить друга → «Ваша ссылка для приглашения в друзья». Она выглядит так: https://s.team/p/fhgc-rdqr/NQVGTQPG",
+        recipient: "Подарок получит аккаунт SteamID64 {steamId}.",
       },
       region: {
         label: "Регион получателя",
@@ -67,8 +68,9 @@ export const checkout = defineMessages({
       fields: {
         inviteUrl: {
           required: "Вставьте ссылку-приглашение друга.",
-          invalid: "Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/abcd-efgh/ABCDEFGH.",
+          invalid: "Это не ссылка-приглашение. Нужна ссылка вида https://s.team/p/fhgc-rdqr/NQVGTQPG.",
           tooLong: "Ссылка слишком длинная: это точно ссылка-приглашение?",
+          mismatch: "По этой ссылке не найти аккаунт друга: проверьте, что она скопирована целиком.",
         },
         region: {
           required: "Выберите регион получателя.",
@@ -111,7 +113,8 @@ export const checkout = defineMessages({
       intro: "The game arrives in your friend's library as a gift. You pay on the next step.",
       inviteUrl: {
         label: "Your friend's invite link",
-        hint: "Your friend finds it in Steam: Friends → Add a Friend → “Your Friend Invite Link”. It looks like https://s.team/p/abcd-efgh/ABCDEFGH",
+        hint: "Your friend finds it in Steam: Friends → Add a Friend → “Your Friend Invite Link”. It looks like https://s.team/p/fhgc-rdqr/NQVGTQPG",
+        recipient: "The gift goes to the account with SteamID64 {steamId}.",
       },
       region: {
         label: "Recipient's region",
@@ -167,8 +170,9 @@ export const checkout = defineMessages({
       fields: {
         inviteUrl: {
           required: "Paste your friend's invite link.",
-          invalid: "This is not an invite link. It looks like https://s.team/p/abcd-efgh/ABCDEFGH.",
+          invalid: "This is not an invite link. It looks like https://s.team/p/fhgc-rdqr/NQVGTQPG.",
           tooLong: "This link is too long to be an invite link.",
+          mismatch: "This link does not lead to your friend's account: check that it was copied whole.",
         },
         region: {
           required: "Choose the recipient's region.",

@@ -16,6 +16,7 @@ export const pay = defineMessages({
       region: "Регион получателя: {region}",
       gear: "Игровой предмет в {game}",
       account: "Аккаунт Steam",
+      recipient: "Аккаунт друга (SteamID64)",
       receipt: "Чек придёт на {email}",
     },
     amounts: {
@@ -70,6 +71,7 @@ export const pay = defineMessages({
       region: "Recipient's region: {region}",
       gear: "In-game item in {game}",
       account: "Steam account",
+      recipient: "Friend's account (SteamID64)",
       receipt: "The receipt goes to {email}",
     },
     amounts: {

@@ -41,6 +41,11 @@ export function OrderSummary({ view, t, locale }: { view: IntentView; t: T; loca
             <li>{t.order.gift}</li>
             {view.edition && view.edition !== view.gameTitle ? <li>{format(t.order.edition, { edition: view.edition })}</li> : null}
             <li>{format(t.order.region, { region: view.giftRegion ?? "" })}</li>
+            {view.recipientSteamId ? (
+              <li>
+                {t.order.recipient}: <span className="font-mono break-all">{view.recipientSteamId}</span>
+              </li>
+            ) : null}
           </ul>
         </>
       ) : (
