@@ -56,6 +56,9 @@ export interface ReasonDetails {
   token_limit_reached: { max: number };
   token_not_found: Record<string, never>;
   email_taken: Record<string, never>;
+  webhook_endpoint_limit_reached: { max: number };
+  webhook_endpoint_not_found: Record<string, never>;
+  webhook_delivery_not_found: Record<string, never>;
   // Deliveries (the fulfilment queue)
   delivery_not_found: { deliveryId: string };
   delivery_closed: { deliveryId: string; status: string };

@@ -13,6 +13,21 @@ import { isDomainError } from "@/lib/errors";
 import { createAccountApiToken } from "@/lib/services/account";
 import { revokeApiToken, type CreatedToken } from "@/lib/services/tokens";
 import { changePassword, verifyUserCredentials } from "@/lib/services/users";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  resendWebhookDelivery,
+  sendTestEvent,
+  setWebhookEndpointEnabled,
+  type WebhookEndpoint,
+} from "@/lib/services/webhook-endpoints";
+import {
+  webhookEndpointCreateRequestSchema,
+  type CreateWebhookEndpointResult,
+  type ResendWebhookResult,
+  type WebhookEndpointActionResult,
+  type WebhookEndpointFormField,
+} from "@/lib/schemas/webhooks";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -72,5 +87,75 @@ export async function changePasswordAction(input: { currentPassword: string; new
       : { ok: false, reason: "invalid_field", fields: { currentPassword: "password_wrong" } };
   }
   await changePassword(db, user.id, newPassword);
+  return { ok: true };
+}
+
+/**
+ * Registers a webhook endpoint for the signed-in user. The URL passes the callbackUrl rule here, on
+ * the server, where WEBHOOK_ALLOW_HOSTS applies; the secret is returned with it to show at once.
+ */
+export async function createWebhookEndpointAction(input: unknown): Promise<CreateWebhookEndpointResult> {
+  const user = await getSessionUser();
+  if (!user) return { ok: false, reason: "not_signed_in" };
+  const parsed = webhookEndpointCreateRequestSchema.safeParse(input);
+  if (!parsed.success) {
+    const fields = new Set(parsed.error.issues.map((i) => String(i.path[0]) as WebhookEndpointFormField));
+    return { ok: false, reason: "invalid_field", fields: [...fields] };
+  }
+  let created: WebhookEndpoint;
+  try {
+    created = await createWebhookEndpoint(getDb(), { userId: user.id, ...parsed.data });
+  } catch (err) {
+    if (isDomainError(err, "webhook_endpoint_limit_reached")) return { ok: false, reason: err.reason, max: err.details.max };
+    throw err;
+  }
+  revalidatePath("/account");
+  return { ok: true, id: created.id, url: created.url, secret: created.secret };
+}
+
+/** Runs one operation on one of the signed-in user's endpoints; another user's id is "not found". */
+async function onEndpoint(
+  endpointId: unknown,
+  operation: (userId: string, id: string) => Promise<unknown>,
+): Promise<WebhookEndpointActionResult> {
+  const user = await getSessionUser();
+  if (!user) return { ok: false, reason: "not_signed_in" };
+  const id = z.uuid().safeParse(endpointId);
+  if (!id.success) return { ok: false, reason: "webhook_endpoint_not_found" };
+  try {
+    await operation(user.id, id.data);
+  } catch (err) {
+    if (isDomainError(err, "webhook_endpoint_not_found")) return { ok: false, reason: err.reason };
+    throw err;
+  }
+  revalidatePath("/account");
+  return { ok: true };
+}
+
+export async function setWebhookEndpointEnabledAction(endpointId: unknown, enabled: unknown): Promise<WebhookEndpointActionResult> {
+  return onEndpoint(endpointId, (userId, id) => setWebhookEndpointEnabled(getDb(), userId, id, enabled === true));
+}
+
+export async function deleteWebhookEndpointAction(endpointId: unknown): Promise<WebhookEndpointActionResult> {
+  return onEndpoint(endpointId, (userId, id) => deleteWebhookEndpoint(getDb(), userId, id));
+}
+
+export async function sendTestWebhookAction(endpointId: unknown): Promise<WebhookEndpointActionResult> {
+  return onEndpoint(endpointId, (userId, id) => sendTestEvent(getDb(), userId, id));
+}
+
+/** A fresh delivery of one of the user's endpoint deliveries: the same body and webhook-id. */
+export async function resendWebhookDeliveryAction(deliveryId: unknown): Promise<ResendWebhookResult> {
+  const user = await getSessionUser();
+  if (!user) return { ok: false, reason: "not_signed_in" };
+  const id = z.uuid().safeParse(deliveryId);
+  if (!id.success) return { ok: false, reason: "webhook_delivery_not_found" };
+  try {
+    await resendWebhookDelivery(getDb(), user.id, id.data);
+  } catch (err) {
+    if (isDomainError(err, "webhook_delivery_not_found")) return { ok: false, reason: err.reason };
+    throw err;
+  }
+  revalidatePath("/account");
   return { ok: true };
 }

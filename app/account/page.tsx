@@ -7,6 +7,7 @@ import { SignOutButton } from "@/components/account/sign-out-button";
 import { cardClass, linkClass, secondaryButtonClass } from "@/components/account/styles";
 import { TokenCreateForm } from "@/components/account/token-create-form";
 import { TokenList, type TokenRow } from "@/components/account/token-list";
+import { WebhookEndpoints, type EndpointRow } from "@/components/account/webhook-endpoints";
 import { WebhookSecret } from "@/components/account/webhook-secret";
 import { getSessionUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -15,8 +16,26 @@ import { getMessages } from "@/lib/i18n/server";
 import { effectiveStatus } from "@/lib/intents/states";
 import { listUserIntents, type UserIntent } from "@/lib/services/account";
 import { listApiTokens } from "@/lib/services/tokens";
+import { listEndpointDeliveries, listWebhookEndpoints } from "@/lib/services/webhook-endpoints";
 import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
-import { changePasswordAction, createTokenAction, revokeTokenAction } from "./actions";
+import {
+  changePasswordAction,
+  createTokenAction,
+  createWebhookEndpointAction,
+  deleteWebhookEndpointAction,
+  resendWebhookDeliveryAction,
+  revokeTokenAction,
+  sendTestWebhookAction,
+  setWebhookEndpointEnabledAction,
+} from "./actions";
+
+const webhookActions = {
+  create: createWebhookEndpointAction,
+  setEnabled: setWebhookEndpointEnabledAction,
+  remove: deleteWebhookEndpointAction,
+  sendTest: sendTestWebhookAction,
+  resend: resendWebhookDeliveryAction,
+};
 
 const INTENTS_PER_PAGE = 20;
 
@@ -86,17 +105,38 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const params = await searchParams;
   const before = typeof params.before === "string" ? params.before : null;
   const db = getDb();
-  const [{ locale, t }, tokens, secret, intents] = await Promise.all([
+  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog] = await Promise.all([
     getMessages(),
     listApiTokens(db, user.id),
     getOrCreateWebhookSecret(db, user.id),
     listUserIntents(db, user.id, { limit: INTENTS_PER_PAGE, before }),
+    listWebhookEndpoints(db, user.id),
+    listEndpointDeliveries(db, user.id),
   ]);
+  const endpointRows: EndpointRow[] = endpoints.map((e) => ({
+    id: e.id,
+    url: e.url,
+    eventTypes: e.eventTypes,
+    secret: e.secret,
+    enabled: e.enabled,
+    deliveries: (endpointLog.get(e.id) ?? []).map((d) => ({
+      id: d.id,
+      eventType: d.eventType,
+      status: d.status,
+      attemptCount: d.attemptCount,
+      createdAt: d.createdAt.toISOString(),
+      nextAttemptAt: d.nextAttemptAt.toISOString(),
+      resent: d.resent,
+      lastResponseStatus: d.lastResponseStatus,
+      lastError: d.lastError,
+    })),
+  }));
   const now = new Date();
   const m = t.account;
   const sections = [
     { id: "tokens", title: m.tokens.title },
     { id: "callbacks", title: m.secret.title },
+    { id: "webhooks", title: m.webhooks.title },
     { id: "orders", title: m.intents.title },
     { id: "password", title: m.password.title },
   ];
@@ -147,6 +187,14 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
         <div className="mt-4">
           <WebhookSecret secret={secret} />
         </div>
+      </section>
+
+      <section id="webhooks" aria-labelledby="webhooks-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="webhooks-title" className="text-xl font-semibold">
+          {m.webhooks.title}
+        </h2>
+        <p className="mt-1 mb-4 max-w-3xl text-sm leading-relaxed text-slate-300">{m.webhooks.lead}</p>
+        <WebhookEndpoints endpoints={endpointRows} actions={webhookActions} />
       </section>
 
       <section id="orders" aria-labelledby="orders-title" className={`${cardClass} mt-6 scroll-mt-4`}>

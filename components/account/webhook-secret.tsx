@@ -7,10 +7,13 @@ import { inputClass, secondaryButtonClass } from "./styles";
 
 const PREFIX = "whsec_";
 
-/** The owner's callback signing secret: masked until revealed (shoulder-surfing), copyable either way. */
-export function WebhookSecret({ secret }: { secret: string }) {
+/**
+ * A signing secret (the owner's, or an endpoint's with `texts`): masked until revealed
+ * (shoulder-surfing), copyable either way.
+ */
+export function WebhookSecret({ secret, texts }: { secret: string; texts?: { label: string; revealLabel: string; hideLabel: string } }) {
   const { t } = useI18n();
-  const m = t.account.secret;
+  const m = { ...t.account.secret, ...texts };
   const [revealed, setRevealed] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();

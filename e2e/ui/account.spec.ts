@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { createHmac } from "node:crypto";
+import { startReceiver } from "@/tests/support/receiver";
 import { expect, expectAccessible, test } from "../fixtures";
 
 // One shopper per run, so the spec can run against any database, again and again.
@@ -132,6 +134,71 @@ test("the callback signing secret is masked until revealed, and copyable", async
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
   await section.getByRole("button", { name: "Hide the signing secret" }).click();
   await expect(section.getByRole("textbox")).toHaveCount(0);
+});
+
+test("webhooks: register an endpoint for a loopback receiver, send a test event, see it in the log, resend it", async ({ page }) => {
+  // A real receiver on 127.0.0.1, which the server under test opens with WEBHOOK_ALLOW_HOSTS.
+  const receiver = await startReceiver();
+  try {
+    await page.goto("/sign-in?callbackUrl=%2Faccount%23webhooks");
+    await signIn(page);
+    const section = page.getByRole("region", { name: "Webhooks" });
+    const urlField = section.getByRole("textbox", { name: "Endpoint URL" });
+
+    // A cloud metadata address is refused by the server, beside the field, as a callbackUrl would be.
+    await urlField.fill("https://169.254.169.254/latest/meta-data");
+    await section.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(section.getByText("Use an https:// URL on a public server: local and private addresses are refused.")).toBeVisible();
+    await expect(urlField).toBeFocused();
+    await expect(urlField).toHaveAttribute("aria-invalid", "true");
+
+    const url = `${receiver.url}/hooks`;
+    await urlField.fill(url);
+    await section.getByRole("checkbox", { name: /intent\.expired/ }).uncheck();
+    await section.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(section.getByRole("heading", { name: `Endpoint ${url} added` })).toBeFocused();
+    const secret = await section.getByRole("textbox", { name: "Endpoint signing secret" }).inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const item = section.getByRole("listitem").filter({ has: page.getByRole("heading", { name: url }) });
+    await expect(item).toContainText("intent.delivery_failed");
+    await expect(item).not.toContainText("intent.expired");
+    await item.getByRole("button", { name: `Send a test event to ${url}` }).click();
+    await expect(item.getByRole("status").filter({ hasText: "Test event queued." })).toBeVisible();
+
+    // Signed with the endpoint's own secret, the Standard Webhooks way (lib/webhooks/signature.ts is server-only).
+    const [first] = await receiver.waitForRequests(1);
+    const h = first!.headers;
+    const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+      .update(`${h["webhook-id"]}.${h["webhook-timestamp"]}.${first!.body}`)
+      .digest("base64");
+    expect(String(h["webhook-signature"]).split(" ")).toContain(`v1,${expected}`);
+    expect(JSON.parse(first!.body)).toMatchObject({ type: "webhook.test" });
+
+    await expect(async () => {
+      await page.reload();
+      await expect(item).toContainText("HTTP 204", { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(item).toContainText("webhook.test");
+    await expect(item).toContainText("delivered");
+    await expectNoSeriousA11yViolations(page);
+
+    // Resend: the same bytes under the same webhook-id, so a receiver that dedupes sees one message.
+    await item.getByRole("button", { name: "Resend webhook.test (1)" }).click();
+    await expect(item.getByRole("status").filter({ hasText: "Queued again." })).toBeVisible();
+    const [, again] = await receiver.waitForRequests(2);
+    expect(again!.body).toBe(first!.body);
+    expect(again!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
+
+    // Disabled, then back on; the keyboard reaches every control of the endpoint.
+    await item.getByRole("button", { name: `Disable ${url}` }).click();
+    await expect(item).toContainText("disabled: events wait in the queue");
+    await item.getByRole("button", { name: `Enable ${url}` }).focus();
+    await page.keyboard.press("Enter");
+    await expect(item.getByRole("button", { name: `Disable ${url}` })).toBeVisible();
+  } finally {
+    await receiver.close();
+  }
 });
 
 test("signing in and out hands the store's own pages a token for the new owner", async ({ page }) => {

@@ -263,6 +263,21 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     summary: "No such token among the account's",
     message: () => "no such token",
   },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    summary: "The account has as many webhook endpoints as it may",
+    message: (d) => `an account may have at most ${d.max} webhook endpoints; delete one first`,
+  },
+  webhook_endpoint_not_found: {
+    status: 404,
+    summary: "No such webhook endpoint among the account's",
+    message: () => "no such webhook endpoint",
+  },
+  webhook_delivery_not_found: {
+    status: 404,
+    summary: "No such delivery to one of the account's webhook endpoints",
+    message: () => "no such webhook delivery",
+  },
   delivery_not_found: {
     status: 404,
     summary: "No such delivery",

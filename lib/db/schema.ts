@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   check,
@@ -21,6 +22,7 @@ import {
 import { LOCALES } from "../i18n/config";
 import { DELIVERY_FAILURES, DELIVERY_STATUSES, DELIVERY_STEPS, INTENT_STATUSES } from "../intents/states";
 import { MAX_PRICE_KOPECKS } from "../money";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../webhooks/events";
 import type { Attribution } from "@/lib/schemas/common";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
@@ -454,22 +456,56 @@ export const intentEvents = pgTable(
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "stopped", "failed"] as const;
 
 /**
+ * An owner's own receiver of intent events, beside each intent's `callbackUrl` (which hears of
+ * payments only): the events it subscribed to, signed with its own secret.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    eventTypes: text("event_types").array().$type<WebhookEventType[]>().notNull(),
+    /** Standard Webhooks secret (`whsec_` + base64 of 32 random bytes); signs this endpoint's deliveries. */
+    secret: text("secret").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_endpoints_user_idx").on(t.userId, t.createdAt),
+    check(
+      "webhook_endpoints_event_types_known",
+      sql`cardinality(${t.eventTypes}) >= 1 AND ${t.eventTypes} <@ ARRAY[${sql.raw(WEBHOOK_EVENT_TYPES.map((e) => `'${e}'`).join(", "))}]::text[]`,
+    ),
+    check("webhook_endpoints_secret_format", sql`${t.secret} LIKE 'whsec_%'`),
+  ],
+);
+
+/**
  * The callback outbox. A row is written in the same transaction as the state change it reports,
  * so a committed payment always has its delivery; the worker sends it and records each attempt.
  * `pending` until a 2xx (`delivered`), a 410 (`stopped`) or the last retry fails (`failed`).
+ * One event of an intent goes once to its `callbackUrl` (no endpoint) and once to each subscribed
+ * endpoint; a test event has no intent; a resend is a new row that keeps the original's message id.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    /** Sent as `webhook-id` (`msg_` + this uuid without dashes); the receiver's dedupe key. */
+    /** Sent as `webhook-id` (`msg_` + this uuid without dashes, or the original's for a resend); the receiver's dedupe key. */
     id: uuid("id").primaryKey().defaultRandom(),
-    intentId: uuid("intent_id")
-      .notNull()
-      .references(() => intents.id, { onDelete: "cascade" }),
-    /** Whose secret signs it: the owner of the token that created the intent. */
+    /** Null for a test event (`webhook.test`) only. */
+    intentId: uuid("intent_id").references(() => intents.id, { onDelete: "cascade" }),
+    /** Whose secret signs it when no endpoint does: the owner of the token that created the intent. */
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The registered endpoint it goes to; null for the intent's `callbackUrl`. */
+    endpointId: uuid("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** The delivery this one sends again (from the account page), with the same body and message id. */
+    resendOf: uuid("resend_of").references((): AnyPgColumn => webhookDeliveries.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
     url: text("url").notNull(),
     /** The exact JSON body, fixed when the event happens, so every attempt sends the same bytes. */
@@ -486,10 +522,15 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
-    // One delivery per event of an intent: a second enqueue of the same event is a bug, refused here.
-    uniqueIndex("webhook_deliveries_intent_event_key").on(t.intentId, t.eventType),
+    // One delivery per event of an intent and receiver (the callbackUrl counts as the nil endpoint):
+    // a second enqueue of the same event is a bug, refused here. Resends and test events stand apart.
+    uniqueIndex("webhook_deliveries_event_key")
+      .on(t.intentId, t.eventType, sql`coalesce(endpoint_id, '00000000-0000-0000-0000-000000000000'::uuid)`)
+      .where(sql`intent_id IS NOT NULL AND resend_of IS NULL`),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
     check("webhook_deliveries_attempts", sql`${t.attemptCount} >= 0`),
     check("webhook_deliveries_status_known", sql`${t.status} IN ('pending', 'delivered', 'stopped', 'failed')`),
+    check("webhook_deliveries_test_has_endpoint", sql`${t.intentId} IS NOT NULL OR ${t.endpointId} IS NOT NULL`),
   ],
 );
 

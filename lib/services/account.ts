@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
 import {
   apiTokens,
@@ -67,7 +67,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Intents made with any of the user's tokens, their partner API tokens and this site's checkout
- * sessions alike, newest first, with the callbacks each one caused. `before` is the id of the last
+ * sessions alike, newest first, with the callbacks to its callbackUrl (endpoints keep their own log). `before` is the id of the last
  * intent of the previous page.
  */
 export async function listUserIntents(
@@ -158,9 +158,10 @@ async function listCallbacks(db: Database, intentIds: string[]): Promise<Map<str
     })
     .from(webhookDeliveries)
     .leftJoinLateral(last, sql`true`)
-    .where(inArray(webhookDeliveries.intentId, intentIds))
+    .where(and(inArray(webhookDeliveries.intentId, intentIds), isNull(webhookDeliveries.endpointId)))
     .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));
   for (const { intentId, ...callback } of rows) {
+    if (!intentId) continue;
     const list = byIntent.get(intentId) ?? [];
     list.push(callback);
     byIntent.set(intentId, list);

@@ -9,7 +9,7 @@ import { DomainError } from "@/lib/errors";
 import type { DeliveryFailure, DeliveryStatus, DeliveryStep } from "@/lib/intents/states";
 import { log } from "@/lib/log";
 import { parseRetrySchedule } from "@/lib/webhooks/schedule";
-import { fulfilIntent } from "./intent-lifecycle";
+import { fulfilIntent, recordDeliveryFailed } from "./intent-lifecycle";
 import { refundIntent } from "./refunds";
 
 // A paid order's way to its recipient. Every state lives here, in the database: a delivery row is
@@ -230,6 +230,8 @@ async function failAndRefund(
     .insert(deliveryAttempts)
     .values({ deliveryId: d.id, attempt, startedAt: how.startedAt, outcome: "failed", failureReason: reason, actor: how.actor });
   await recordStep(tx, d.intentId, "failed", reason, how.actor);
+  // Announced before the refund, so its body shows the failed delivery on a still-paid intent.
+  await recordDeliveryFailed(tx, d.intentId, how.origin);
   await refundIntent(tx, d.intentId, { reason: "delivery_failed", note: reason, origin: how.origin, actor: how.actor });
 }
 

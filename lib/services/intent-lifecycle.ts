@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbExecutor, Transaction } from "@/lib/db/client";
-import { apiTokens, deliveries, games, gearItems, intentEvents, intents, packages, promoCodes } from "@/lib/db/schema";
+import { apiTokens, deliveries, games, gearItems, intentEvents, intents, packages, promoCodes, webhookEndpoints } from "@/lib/db/schema";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
@@ -10,6 +10,8 @@ import type { MailKind } from "@/lib/mail/kinds";
 import { enqueueIntentMail } from "@/lib/mail/outbox";
 import { paymentPageUrl } from "@/lib/payments/paths";
 import { isUuid } from "@/lib/schemas/common";
+import type { WebhookEventType } from "@/lib/webhooks/events";
+import { configuredOrigin } from "@/lib/http/public-origin";
 import type { PublicIntent, TimelineEntry } from "@/lib/schemas/intents";
 import { ownershipOf, type AuthToken } from "./tokens";
 import { createDelivery } from "./delivery";
@@ -234,7 +236,7 @@ async function moveIntent(db: DbExecutor, intentId: string, target: IntentStatus
     // A paid intent always has its delivery: made in the payment's own transaction.
     if (target === "paid") await createDelivery(tx, intentId);
     const view = (await selectView(tx, eq(intents.id, intentId)))!;
-    await recordEvent(tx, view, target, options.origin);
+    await recordEvent(tx, view, EVENT_OF[target], options.origin);
     // The shopper hears of every step that matters to them, in the move's transaction.
     const mail = mailFor(target, view.refundReason);
     if (mail) await enqueueIntentMail(tx, { intentId, kind: mail, origin: options.origin });
@@ -249,20 +251,53 @@ function mailFor(target: IntentStatus, refundReason: string | null): MailKind | 
   return null;
 }
 
+/** The event each move is announced as; a move to requires_payment has none. */
+const EVENT_OF: Partial<Record<IntentStatus, WebhookEventType>> = {
+  paid: "intent.paid",
+  fulfilled: "intent.delivered",
+  refunded: "intent.refunded",
+  canceled: "intent.canceled",
+  expired: "intent.expired",
+};
+
 /**
- * Callbacks report payments only: `callbackUrl` is "the URL notified about a successful payment",
- * and a receiver that ignored `type` must never take a cancellation for a sale. Other outcomes are
- * read with GET /intents/{id} and shown to the buyer by failureUrl.
+ * Announces a change in its transaction: to the owner's subscribed endpoints, and a payment also to
+ * the intent's `callbackUrl` (lib/services/webhook-outbox.ts). `data` is the intent as
+ * GET /intents/{id} returns it right after the change.
  */
-async function recordEvent(tx: Transaction, view: IntentView, target: IntentStatus, origin: string): Promise<void> {
-  if (target !== "paid" || !view.callbackUrl) return;
+async function recordEvent(tx: Transaction, view: IntentView, type: WebhookEventType | undefined, origin: string): Promise<void> {
+  if (!type) return;
+  if (type !== "intent.paid" || !view.callbackUrl) {
+    // Nothing to build a body for when no endpoint listens (the common case): one cheap query.
+    const [listening] = await tx
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          eq(webhookEndpoints.userId, view.ownerId),
+          eq(webhookEndpoints.enabled, true),
+          sql`${type} = ANY (${webhookEndpoints.eventTypes})`,
+        ),
+      )
+      .limit(1);
+    if (!listening) return;
+  }
   await enqueueIntentEvent(tx, {
     intentId: view.id,
     userId: view.ownerId,
-    url: view.callbackUrl,
-    type: "intent.paid",
+    callbackUrl: view.callbackUrl,
+    type,
     data: toPublicIntent(view, origin, await loadTimeline(tx, view.id)),
   });
+}
+
+/**
+ * Delivery failed for good (lib/services/delivery.ts), in its transaction, before the refund that
+ * follows: endpoints subscribed to `intent.delivery_failed` hear of it with the intent as it is then.
+ */
+export async function recordDeliveryFailed(tx: Transaction, intentId: string, origin: string): Promise<void> {
+  const view = await selectView(tx, eq(intents.id, intentId));
+  if (view) await recordEvent(tx, view, "intent.delivery_failed", origin);
 }
 
 export function payIntent(
@@ -304,17 +339,33 @@ export function markIntentRefunded(
  * Records the expiry of unpaid intents past their time, oldest first, at most `limit` per call;
  * returns how many. Rows another transaction holds (being paid right now) are skipped, so several
  * sweepers never wait on each other or on a payment. Stock does not wait for this (a lapsed
- * reservation holds nothing); promo-code uses come back here (the trigger).
+ * reservation holds nothing); promo-code uses come back here (the trigger). The recorded expiry is
+ * the `intent.expired` event: written to subscribed endpoints in the same transaction, built only
+ * for intents whose owner has one listening.
  */
-export async function expireDueIntents(db: DbExecutor, { limit = 500 }: { limit?: number } = {}): Promise<number> {
-  const { rows } = await db.execute<{ id: string }>(sql`
-    UPDATE intents SET status = 'expired'
-    WHERE id IN (
-      SELECT id FROM intents
-      WHERE status = 'requires_payment' AND expires_at <= now()
-      ORDER BY expires_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id`);
-  return rows.length;
+export async function expireDueIntents(
+  db: DbExecutor,
+  { limit = 500, origin = configuredOrigin() }: { limit?: number; origin?: string } = {},
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ id: string; announce: boolean }>(sql`
+      WITH expired AS (
+        UPDATE intents SET status = 'expired'
+        WHERE id IN (
+          SELECT id FROM intents
+          WHERE status = 'requires_payment' AND expires_at <= now()
+          ORDER BY expires_at
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING id, token_id)
+      SELECT x.id, EXISTS (
+        SELECT 1 FROM ${webhookEndpoints} e
+        WHERE e.user_id = t.user_id AND e.enabled AND 'intent.expired' = ANY (e.event_types)) AS announce
+      FROM expired x JOIN ${apiTokens} t ON t.id = x.token_id`);
+    for (const { id } of rows.filter((r) => r.announce)) {
+      const view = await selectView(tx, eq(intents.id, id));
+      if (view) await recordEvent(tx, view, "intent.expired", origin);
+    }
+    return rows.length;
+  });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
-import { users, webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
+import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
@@ -47,7 +47,10 @@ export interface ClaimedDelivery {
   attemptCount: number;
   /** The lease this claim holds; recording the outcome requires it to be unchanged. */
   lockedUntil: Date;
+  /** The endpoint's own secret, else the owner's (null until first created). */
   secret: string | null;
+  /** What `webhook-id` is made of: the delivery's id, or for a resend the original's, so a receiver dedupes them alike. */
+  messageId: string;
 }
 
 /**
@@ -55,7 +58,8 @@ export interface ClaimedDelivery {
  * claim side by side without waiting on each other, and the lease keeps a row claimed after this
  * statement commits, while it is being sent; one whose lease ran out (its instance died
  * mid-attempt) is due again. Truncated to milliseconds so the lease survives a round trip
- * through a JavaScript Date and can serve as the claim's fencing token.
+ * through a JavaScript Date and can serve as the claim's fencing token. A disabled endpoint's
+ * deliveries wait, pending, until it is enabled again.
  */
 export async function claimDueDeliveries(db: Database, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
@@ -66,19 +70,24 @@ export async function claimDueDeliveries(db: Database, limit: number, leaseMs: n
     body: string;
     attempt_count: number;
     locked_until: Date | string;
-    webhook_secret: string | null;
+    secret: string | null;
+    message_id: string;
   }>(sql`
     UPDATE ${webhookDeliveries} d
     SET locked_until = date_trunc('milliseconds', now() + make_interval(secs => ${leaseMs / 1000}))
     FROM ${users} u
     WHERE u.id = d.user_id AND d.id IN (
-      SELECT id FROM ${webhookDeliveries}
-      WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
-      ORDER BY next_attempt_at
+      SELECT w.id FROM ${webhookDeliveries} w
+      LEFT JOIN ${webhookEndpoints} e ON e.id = w.endpoint_id
+      WHERE w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
+        AND (w.endpoint_id IS NULL OR e.enabled)
+      ORDER BY w.next_attempt_at
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
+      FOR UPDATE OF w SKIP LOCKED
     )
-    RETURNING d.id, d.user_id, d.url, d.body, d.attempt_count, d.locked_until, u.webhook_secret`);
+    RETURNING d.id, d.user_id, d.url, d.body, d.attempt_count, d.locked_until,
+      coalesce((SELECT e.secret FROM ${webhookEndpoints} e WHERE e.id = d.endpoint_id), u.webhook_secret) AS secret,
+      coalesce(d.resend_of, d.id) AS message_id`);
   return rows.map((r) => ({
     id: r.id,
     userId: r.user_id,
@@ -86,7 +95,8 @@ export async function claimDueDeliveries(db: Database, limit: number, leaseMs: n
     body: r.body,
     attemptCount: r.attempt_count,
     lockedUntil: new Date(r.locked_until),
-    secret: r.webhook_secret,
+    secret: r.secret,
+    messageId: r.message_id,
   }));
 }
 
@@ -95,13 +105,13 @@ export type DeliveryOutcome = "delivered" | "stopped" | "retry" | "failed" | "lo
 /**
  * Sends one claimed delivery and records the attempt with its outcome in one transaction:
  * a 2xx delivers it, a 410 stops it, anything else retries per the schedule until the last
- * retry fails. Signed at send time with the owner's current secret and a fresh timestamp; the id
- * and body are the ones fixed when the event happened.
+ * retry fails. Signed at send time with the endpoint's secret (the owner's for a callbackUrl) and a
+ * fresh timestamp; the id and body are the ones fixed when the event happened.
  */
 export async function attemptDelivery(db: Database, delivery: ClaimedDelivery, config: DeliveryConfig): Promise<DeliveryOutcome> {
   const secret = delivery.secret ?? (await getOrCreateWebhookSecret(db, delivery.userId));
   const startedAt = new Date();
-  const headers = webhookHeaders(secret, webhookMessageId(delivery.id), delivery.body, startedAt);
+  const headers = webhookHeaders(secret, webhookMessageId(delivery.messageId), delivery.body, startedAt);
   const result = await postCallback(delivery.url, delivery.body, headers, {
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
@@ -162,7 +172,7 @@ async function recordAttempt(
     });
     if (decision.outcome === "failed") {
       const why = result.ok ? `HTTP ${result.status}` : result.error;
-      log.warn({ area: "callbacks", webhookId: webhookMessageId(delivery.id), attempts: attempt, why }, "callback failed for good");
+      log.warn({ area: "callbacks", webhookId: webhookMessageId(delivery.messageId), attempts: attempt, why }, "callback failed for good");
     }
     return decision.outcome;
   });

@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 
 /** Standard Webhooks secret format: `whsec_` and the base64 of the key bytes. */
-function newWebhookSecret(): string {
+export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 

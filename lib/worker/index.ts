@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { configuredOrigin } from "@/lib/http/public-origin";
 import { log } from "@/lib/log";
 import { purgeExpiredIdempotencyKeys } from "@/lib/api/idempotency";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
@@ -26,7 +27,7 @@ export function backgroundJobs(db: Database): BackgroundJob[] {
     {
       name: "expire-intents",
       intervalMs: env.SWEEP_INTERVAL_MS,
-      run: async () => (await expireDueIntents(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH,
+      run: async () => (await expireDueIntents(db, { limit: SWEEP_BATCH, origin: configuredOrigin() })) === SWEEP_BATCH,
     },
     {
       name: "purge-idempotency-keys",

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
@@ -48,7 +48,7 @@ export async function payIntentWithCallback(db: Database, callbackUrl: string, o
   const [delivery] = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.intentId, created.intentId));
+    .where(and(eq(webhookDeliveries.intentId, created.intentId), isNull(webhookDeliveries.endpointId)));
   const deliveryId = delivery!.id;
   const [row] = await db.select({ body: webhookDeliveries.body }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
   return { intentId: created.intentId, userId, deliveryId, body: row!.body };
