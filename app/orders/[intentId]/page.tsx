@@ -42,11 +42,11 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         {m.title}: {view.kind === "gift" ? gameTitle : view.gearTitle}
       </h1>
       <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-400">
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-x-2">
           <dt>{m.number}</dt>
           <dd className="font-mono break-all text-slate-300">{view.id}</dd>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-x-2">
           <dt>{m.placed}</dt>
           <dd className="text-slate-300">
             <LocalTime value={view.createdAt.toISOString()} />

@@ -49,7 +49,10 @@ export function LiveProgress({
     retry: false,
   });
   const headline = orderHeadline(data, by, m);
-  const steps = describeTimeline(data.timeline, kind, m);
+  // A step waited on is done once a later one follows it.
+  const steps = describeTimeline(data.timeline, kind, m).map((step, i, all) =>
+    step.tone === "waiting" && i < all.length - 1 ? { ...step, tone: "done" as const } : step,
+  );
   // Steps that arrived after the page loaded, each announced once as it is appended.
   const fresh = steps.slice(describeTimeline(initial.timeline, kind, m).length);
   const live = isInProgress(data);
