@@ -89,7 +89,7 @@ function initMetrics(): Metrics {
   return created;
 }
 
-const DYNAMIC_AFTER: Record<string, string> = { intents: ":intentId", games: ":appId", pay: ":intentId" };
+const DYNAMIC_AFTER: Record<string, string> = { intents: ":intentId", games: ":appId", pay: ":intentId", orders: ":intentId" };
 
 /** The route a path belongs to, ids replaced, so a label never has more values than the app has routes. */
 export function routePattern(pathname: string): string {

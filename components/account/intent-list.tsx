@@ -8,6 +8,7 @@ import type { IntentStatus } from "@/lib/intents/states";
 import { formatRub } from "@/lib/money";
 import { LocalTime } from "./local-time";
 import { linkClass, primaryButtonClass } from "./styles";
+import { orderPagePath } from "@/lib/orders/paths";
 import { paymentPagePath } from "@/lib/payments/paths";
 
 export interface IntentCallbackRow {
@@ -198,8 +199,8 @@ export function IntentList({
                 )}
               </div>
 
-              {intent.payable ? (
-                <p className="mt-4">
+              <p className="mt-4 flex flex-wrap items-center gap-x-5 gap-y-3">
+                {intent.payable ? (
                   <Link
                     href={paymentPagePath(intent.id)}
                     aria-label={format(m.payNowLabel, { title: intent.gameTitle })}
@@ -207,8 +208,15 @@ export function IntentList({
                   >
                     {m.payNow}
                   </Link>
-                </p>
-              ) : null}
+                ) : null}
+                <Link
+                  href={orderPagePath(intent.id)}
+                  aria-label={format(m.orderPageLabel, { title: intent.gameTitle })}
+                  className={linkClass}
+                >
+                  {m.orderPage}
+                </Link>
+              </p>
             </li>
           );
         })}

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
+import { orderPagePath } from "./paths";
 
 // An order's page is reached from the shopper's mail without signing in, so its address carries
 // proof that the store wrote it: an HMAC of the intent id under the server's secret. A guessed or
@@ -26,7 +27,7 @@ export function verifyOrderLinkToken(intentId: string, token: string | null | un
 
 /** `/orders/{id}?t=…`, the path of an intent's order page with its proof. */
 export function orderLinkPath(intentId: string): string {
-  return `/orders/${intentId}?t=${orderLinkToken(intentId)}`;
+  return `${orderPagePath(intentId)}?t=${orderLinkToken(intentId)}`;
 }
 
 /** The absolute order link for mail: `origin` is the store's public origin (lib/http/public-origin.ts). */

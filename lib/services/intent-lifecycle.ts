@@ -104,13 +104,16 @@ export async function loadTimeline(db: DbExecutor, intentId: string): Promise<Ti
   return rows.map((r) => ({ at: r.at.toISOString(), kind: r.kind, value: r.value, reason: r.reason }));
 }
 
+/** The recorded timeline as of now: expired the moment its time ran out, before the sweep records it. */
+export function timelineOf(view: Pick<IntentView, "lapsed" | "expiresAt">, recorded: TimelineEntry[]): TimelineEntry[] {
+  return view.lapsed && !recorded.some((e) => e.value === "expired")
+    ? [...recorded, { at: view.expiresAt.toISOString(), kind: "status" as const, value: "expired", reason: "not paid in time" }]
+    : recorded;
+}
+
 export function toPublicIntent(view: IntentView, origin: string, recorded: TimelineEntry[]): PublicIntent {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
-  // Expired the moment its time ran out, before the sweep records it: the timeline says so too.
-  const timeline =
-    view.lapsed && !recorded.some((e) => e.value === "expired")
-      ? [...recorded, { at: view.expiresAt.toISOString(), kind: "status" as const, value: "expired", reason: "not paid in time" }]
-      : recorded;
+  const timeline = timelineOf(view, recorded);
   return {
     id: view.id,
     kind: view.kind,

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createDb, createPool } from "@/lib/db/client";
 import { registerUser } from "@/lib/services/users";
+import { Browser } from "./browser";
 import { appQuery } from "./support";
 
 const base = inject("appBaseUrl");
@@ -18,70 +19,6 @@ beforeAll(async () => {
     await pool.end();
   }
 });
-
-/** A tiny cookie jar: what a browser would send back to this origin. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  /** Each test its own client address, so the sign-in limiter of one test does not affect another. */
-  constructor(private readonly address = `198.51.100.${crypto.randomInt(1, 254)}`) {}
-
-  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set("x-forwarded-for", this.address);
-    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    const res = await fetch(`${base}${path}`, { ...init, headers, redirect: "manual" });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim()));
-      if (expired || value === "") this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
-  }
-
-  has(name: string): boolean {
-    return this.cookies.has(name);
-  }
-
-  /** Another browser holding a copy of this one's cookies, as a thief of the cookie would. */
-  copy(): Browser {
-    const other = new Browser(this.address);
-    for (const [k, v] of this.cookies) other.cookies.set(k, v);
-    return other;
-  }
-
-  async post(path: string, fields: Record<string, string>, withCsrf = true): Promise<{ status: number; error: string | null }> {
-    const csrfToken = withCsrf ? ((await (await this.fetch("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken : "forged";
-    const res = await this.fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
-    });
-    const { url } = (await res.json()) as { url: string };
-    return { status: res.status, error: new URL(url, base).searchParams.get("error") };
-  }
-
-  signIn(withEmail: string, withPassword: string, withCsrf = true) {
-    return this.post(
-      "/api/auth/callback/credentials",
-      { email: withEmail, password: withPassword, callbackUrl: `${base}/account` },
-      withCsrf,
-    );
-  }
-
-  async session(): Promise<{ user?: { email?: string; id?: string } }> {
-    return (await this.fetch("/api/auth/session")).json();
-  }
-
-  async storefrontToken(): Promise<{ token: string; owner: string }> {
-    const res = await this.fetch("/api/storefront/token", { method: "POST", headers: { "sec-fetch-site": "same-origin" } });
-    expect(res.status).toBe(200);
-    return res.json();
-  }
-}
 
 const SESSION_COOKIE = "next-auth.session-token";
 

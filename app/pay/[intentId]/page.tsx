@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { AmountTable } from "@/components/orders/amount-table";
 import { getDb } from "@/lib/db/client";
 import { intlLocale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
@@ -8,7 +9,7 @@ import { formatRub } from "@/lib/money";
 import { paymentProvider } from "@/lib/payments";
 import { findIntentView } from "@/lib/services/intent-lifecycle";
 import { Countdown } from "./_components/countdown";
-import { AmountTable, OrderSummary, Outcome, SandboxBanner, formatTime } from "./_components/parts";
+import { OrderSummary, Outcome, SandboxBanner, formatTime } from "./_components/parts";
 import { paymentSubmitPath } from "@/lib/payments/paths";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -33,7 +34,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
       <div className="mt-6 space-y-4">
         {payable ? null : <Outcome view={view} t={t.pay} locale={locale} />}
         <OrderSummary view={view} t={t.pay} locale={locale} />
-        <AmountTable view={view} t={t.pay} locale={locale} />
+        <AmountTable amounts={view} t={t.pay} locale={locale} />
         {payable ? (
           <section aria-labelledby="pay-heading" className="rounded-lg border border-slate-800 bg-slate-900/60 p-5">
             <h2 id="pay-heading" className="sr-only">

@@ -6,9 +6,10 @@ import { common } from "./common";
 import { errors } from "./errors";
 import { game } from "./game";
 import { gear } from "./gear";
+import { orders } from "./orders";
 import { pay } from "./pay";
 
-const namespaces = { common, catalog, game, checkout, gear, account, pay, errors };
+const namespaces = { common, catalog, game, checkout, gear, account, pay, orders, errors };
 
 type Namespaces = typeof namespaces;
 export type Messages = { [N in keyof Namespaces]: Namespaces[N]["ru"] };

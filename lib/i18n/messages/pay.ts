@@ -52,6 +52,19 @@ export const pay = defineMessages({
       backToPartner: "Вернуться в магазин",
       backToStore: "На главную GiftKey",
     },
+    next: {
+      heading: "Что дальше",
+      giftByPerson:
+        "Сотрудник GiftKey отправит подарок вручную с аккаунта GiftKey в Steam: сначала заявку в друзья получателю, а когда он её примет — сам подарок. Обычно это занимает несколько часов после оплаты.",
+      giftByBot:
+        "Наш бот в течение нескольких минут отправит получателю заявку в друзья с аккаунта GiftKey в Steam, а когда он её примет — сам подарок. Обычно всё занимает несколько минут; дольше — только если друг не спешит принять заявку.",
+      gearByPerson:
+        "Сотрудник GiftKey отправит предложение обмена на указанный аккаунт Steam — обычно в течение нескольких часов. Примите его в Steam.",
+      gearByBot: "Наш бот в течение нескольких минут отправит предложение обмена на указанный аккаунт Steam. Примите его в Steam.",
+      refundPromise: "Если доставить не получится, деньги вернутся автоматически. О каждом шаге мы напишем на почту.",
+      follow: "Следить за заказом",
+      order: "Открыть страницу заказа",
+    },
     notFound: {
       title: "Платёж не найден",
       text: "Проверьте ссылку: возможно, в ней опечатка. Если вы пришли из магазина-партнёра, вернитесь туда и начните оплату заново.",
@@ -106,6 +119,19 @@ export const pay = defineMessages({
       toPayment: "Go to payment",
       backToPartner: "Back to the shop",
       backToStore: "GiftKey home page",
+    },
+    next: {
+      heading: "What happens next",
+      giftByPerson:
+        "A member of the GiftKey team sends the gift by hand from GiftKey's Steam account: first a friend request to the recipient, then, once they accept it, the gift. This usually takes a few hours after payment.",
+      giftByBot:
+        "Within a few minutes our bot sends the recipient a friend request from GiftKey's Steam account, then, once they accept it, the gift. It usually all takes minutes; longer only if your friend is slow to accept.",
+      gearByPerson:
+        "A member of the GiftKey team sends a trade offer to the Steam account you gave, usually within a few hours. Accept it in Steam.",
+      gearByBot: "Within a few minutes our bot sends a trade offer to the Steam account you gave. Accept it in Steam.",
+      refundPromise: "If it cannot be delivered, the money goes back automatically. We e-mail you at every step.",
+      follow: "Follow your order",
+      order: "Open the order page",
     },
     notFound: {
       title: "Payment not found",

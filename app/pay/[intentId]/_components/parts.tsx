@@ -1,22 +1,15 @@
 import Link from "next/link";
 import type { Locale } from "@/lib/i18n/config";
-import { intlLocale } from "@/lib/i18n/config";
 import { format, formatStoreTime as formatTime } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
-import { formatRub } from "@/lib/money";
+import { maskEmail } from "@/lib/orders/mask-email";
+import { deliveredBy } from "@/lib/orders/progress";
 import type { IntentView } from "@/lib/services/intent-lifecycle";
 import { paymentPagePath } from "@/lib/payments/paths";
 
 type T = Messages["pay"];
 
 export { formatTime };
-
-/** `gamer@example.com` -> `ga•••@example.com`: anyone with the link sees this page. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf("@");
-  if (at < 1) return "•••";
-  return `${email.slice(0, Math.min(2, at))}•••${email.slice(at)}`;
-}
 
 export function SandboxBanner({ t }: { t: T }) {
   return (
@@ -64,40 +57,6 @@ export function OrderSummary({ view, t, locale }: { view: IntentView; t: T; loca
   );
 }
 
-export function AmountTable({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
-  const rub = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
-  // `included` carves the fee out of the price; the others add it on top.
-  const feeOnTop = view.feeMode !== "included" && view.feeAmount > 0;
-  return (
-    <section aria-labelledby="amount-heading" className="rounded-lg border border-slate-800 bg-slate-900/60 p-5">
-      <h2 id="amount-heading" className="text-sm font-semibold tracking-wide text-slate-400 uppercase">
-        {t.amounts.heading}
-      </h2>
-      <dl className="mt-3 space-y-2 text-slate-300">
-        <Row label={t.amounts.price} value={rub(view.intentAmount)} />
-        {view.discountAmount > 0 ? (
-          <Row label={format(t.amounts.discount, { code: view.promoCode ?? "" })} value={`−${rub(view.discountAmount)}`} />
-        ) : null}
-        {feeOnTop ? <Row label={t.amounts.fee} value={rub(view.feeAmount)} /> : null}
-        <div className="flex items-baseline justify-between gap-4 border-t border-slate-700 pt-3">
-          <dt className="font-semibold text-slate-100">{t.amounts.total}</dt>
-          <dd className="text-2xl font-bold text-slate-50 tabular-nums">{rub(view.paymentAmount)}</dd>
-        </div>
-        {!feeOnTop && view.feeAmount > 0 ? <Row label={t.amounts.feeIncluded} value={rub(view.feeAmount)} small /> : null}
-      </dl>
-    </section>
-  );
-}
-
-function Row({ label, value, small }: { label: string; value: string; small?: boolean }) {
-  return (
-    <div className={`flex items-baseline justify-between gap-4 ${small ? "text-sm text-slate-400" : ""}`}>
-      <dt>{label}</dt>
-      <dd className="tabular-nums">{value}</dd>
-    </div>
-  );
-}
-
 const TONE = {
   paid: "border-emerald-500/60 bg-emerald-950/50",
   fulfilled: "border-emerald-500/60 bg-emerald-950/50",
@@ -140,6 +99,34 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
             {t.outcome.backToStore}
           </Link>
         )}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * After a payment: who delivers and how soon, honestly by this delivery's provider, and the signed
+ * order link, the same one the receipt carries, to follow it live.
+ */
+export function WhatNext({ view, t, orderHref }: { view: IntentView; t: T; orderHref: string }) {
+  const bot = deliveredBy(view.deliveryProvider) === "bot";
+  const text = view.kind === "gift" ? (bot ? t.next.giftByBot : t.next.giftByPerson) : bot ? t.next.gearByBot : t.next.gearByPerson;
+  const underWay = view.status === "paid";
+  return (
+    <section aria-labelledby="next-heading" className="rounded-lg border border-slate-800 bg-slate-900/60 p-5">
+      <h2 id="next-heading" className="text-sm font-semibold tracking-wide text-slate-400 uppercase">
+        {t.next.heading}
+      </h2>
+      {underWay ? (
+        <>
+          <p className="mt-2 text-slate-200">{text}</p>
+          <p className="mt-2 text-slate-300">{t.next.refundPromise}</p>
+        </>
+      ) : null}
+      <p className="mt-4">
+        <Link href={orderHref} className="inline-block rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+          {underWay ? t.next.follow : t.next.order}
+        </Link>
       </p>
     </section>
   );

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { AmountTable } from "@/components/orders/amount-table";
 import { getDb } from "@/lib/db/client";
 import { getMessages } from "@/lib/i18n/server";
+import { orderLinkPath } from "@/lib/orders/link";
 import { paymentProvider } from "@/lib/payments";
 import { findIntentView } from "@/lib/services/intent-lifecycle";
-import { AmountTable, OrderSummary, Outcome, SandboxBanner } from "../_components/parts";
+import { OrderSummary, Outcome, SandboxBanner, WhatNext } from "../_components/parts";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
@@ -23,8 +25,9 @@ export default async function PaymentResultPage({ params }: { params: Promise<{ 
       <h1 className="text-3xl font-bold tracking-tight">{t.pay.resultTitle}</h1>
       <div className="mt-6 space-y-4">
         <Outcome view={view} t={t.pay} locale={locale} />
+        {view.paidAt ? <WhatNext view={view} t={t.pay} orderHref={orderLinkPath(view.id)} /> : null}
         <OrderSummary view={view} t={t.pay} locale={locale} />
-        <AmountTable view={view} t={t.pay} locale={locale} />
+        <AmountTable amounts={view} t={t.pay} locale={locale} />
       </div>
     </main>
   );
