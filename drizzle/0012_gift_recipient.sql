@@ -1,0 +1,1 @@
+ALTER TABLE "intents" ADD COLUMN "recipient_steam_id" text;
