@@ -102,6 +102,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
             {view.kind === "gift" ? (
               <>
                 <Field label={m.recipient.inviteUrl} value={view.inviteUrl ?? ""} mono />
+                {view.recipientSteamId ? <Field label={m.recipient.friendAccount} value={view.recipientSteamId} mono /> : null}
                 <Field label={m.recipient.region} value={regionName(view.giftRegion ?? "", locale)} />
               </>
             ) : (

@@ -16,6 +16,7 @@ export const orders = defineMessages({
     },
     recipient: {
       inviteUrl: "Ссылка-приглашение друга",
+      friendAccount: "Аккаунт друга (SteamID64)",
       region: "Регион получателя",
       account: "Аккаунт Steam (SteamID64)",
       tradeLink: "Ссылка для обмена",
@@ -109,6 +110,7 @@ export const orders = defineMessages({
     },
     recipient: {
       inviteUrl: "Friend's invite link",
+      friendAccount: "Friend's account (SteamID64)",
       region: "Recipient's region",
       account: "Steam account (SteamID64)",
       tradeLink: "Trade link",
