@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { ENDPOINTS, type Endpoint } from "./endpoints";
 
 // The routes mounted under app/api/v1 and the OpenAPI document must describe the same API: every
@@ -85,5 +86,9 @@ describe("the mounted /api/v1 routes and the OpenAPI document", () => {
         }
       }
     }
+  });
+
+  it("describe every event the store sends as a webhook", () => {
+    expect(Object.keys(buildOpenApiDocument().webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
   });
 });

@@ -1,5 +1,6 @@
 // The "Callbacks" section of the API guide (lib/openapi.ts renders it with the others). Pure text:
 // the reference page and openapi.json import it.
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
 import { RECEIVER_SERVER_SOURCE, RECEIVER_VERIFY_SOURCE } from "./receiver-example";
 import { DEFAULT_RETRY_SCHEDULE, formatDelay, parseRetrySchedule } from "./schedule";
 
@@ -36,36 +37,49 @@ const signatureHeaders = [
 ].map((h) => ({ ...h, in: "header", required: true }));
 
 /** OpenAPI 3.1 `webhooks`: what the store sends to a `callbackUrl`. */
-export const CALLBACK_WEBHOOKS = {
-  "intent.paid": {
-    post: {
-      operationId: "intentPaidCallback",
-      summary: "An intent was paid; sent to the intent's callbackUrl, signed per Standard Webhooks",
-      parameters: signatureHeaders,
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              required: ["type", "timestamp", "data"],
-              properties: {
-                type: { type: "string", const: "intent.paid" },
-                timestamp: { type: "string", format: "date-time", description: "When the event happened" },
-                data: {
-                  $ref: "#/components/schemas/Intent",
-                  description: "The intent as it was then, as GET /intents/{intentId} returns it",
+const EVENT_SUMMARIES: Record<WebhookEventType, string> = {
+  "intent.paid": "An intent was paid; sent to the intent's callbackUrl and to the owner's endpoints subscribed to it",
+  "intent.delivered": "What was bought reached the recipient (the intent is fulfilled); sent to subscribed endpoints",
+  "intent.delivery_failed": "Delivery failed for good (the refund follows at once); sent to subscribed endpoints",
+  "intent.refunded": "The money went back (refundReason says why); sent to subscribed endpoints",
+  "intent.canceled": "The buyer declined on the payment page; sent to subscribed endpoints",
+  "intent.expired": "The intent was not paid in time; sent to subscribed endpoints",
+};
+
+/** OpenAPI 3.1 `webhooks`: every event the store sends, each signed per Standard Webhooks. */
+export const CALLBACK_WEBHOOKS = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [
+    type,
+    {
+      post: {
+        operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Event`,
+        summary: EVENT_SUMMARIES[type],
+        parameters: signatureHeaders,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["type", "timestamp", "data"],
+                properties: {
+                  type: { type: "string", const: type },
+                  timestamp: { type: "string", format: "date-time", description: "When the event happened" },
+                  data: {
+                    $ref: "#/components/schemas/Intent",
+                    description: "The intent as it was then, as GET /intents/{intentId} returns it",
+                  },
                 },
               },
             },
           },
         },
-      },
-      responses: {
-        "2XX": { description: "Delivered: no more attempts" },
-        410: { description: "Gone: no more attempts for this event" },
-        default: { description: `Retried after ${delays.join(", ")}; then failed` },
+        responses: {
+          "2XX": { description: "Delivered: no more attempts" },
+          410: { description: "Gone: no more attempts for this event" },
+          default: { description: `Retried after ${delays.join(", ")}; then failed` },
+        },
       },
     },
-  },
-};
+  ]),
+);
