@@ -1,3 +1,5 @@
+import { KNOWN_ALT_TITLES } from "@/lib/catalog/alt-titles";
+import { transliterate } from "@/lib/catalog/transliterate";
 import type { FeaturedList, GameInput, GearItemInput, PackageInput, PromoCodeInput } from "@/lib/services/catalog-write";
 
 export interface DemoCatalogOptions {
@@ -64,6 +66,7 @@ function anchor(spec: GameSpec, sortRank: number): GameInput {
     appId: spec.appId,
     title: spec.title,
     titleRu: spec.titleRu,
+    altTitles: [...(KNOWN_ALT_TITLES[spec.appId] ?? [])],
     shortDescription: spec.ru,
     shortDescriptionEn: spec.en,
     headerImage: null,
@@ -976,6 +979,8 @@ function generateGame(seed: number, index: number, total: number): GameInput {
     appId,
     title: title.en,
     titleRu: title.ru,
+    // An untranslated name is searched in Cyrillic too, as a Russian shopper would spell it by ear.
+    altTitles: title.ru === title.en ? [transliterate(title.en)] : [],
     shortDescription: ru,
     shortDescriptionEn: en,
     headerImage: null,
