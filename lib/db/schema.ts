@@ -79,10 +79,10 @@ export const games = pgTable(
           || setweight(to_tsvector('russian', short_description), 'B')
           || setweight(to_tsvector('english', coalesce(short_description_en, '')), 'B')`,
       ),
-    /** Every name of the game in one string, for the trigram (typo-tolerant) match. */
+    /** Every name of the game in one string spelt in Latin, for the trigram (typo-tolerant) match. */
     searchNames: text("search_names")
       .notNull()
-      .generatedAlwaysAs(sql`game_search_names(title, title_ru, alt_titles)`),
+      .generatedAlwaysAs(sql`search_latin(game_search_names(title, title_ru, alt_titles))`),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,5 +1,4 @@
 import { KNOWN_ALT_TITLES } from "@/lib/catalog/alt-titles";
-import { transliterate } from "@/lib/catalog/transliterate";
 import type { FeaturedList, GameInput, GearItemInput, PackageInput, PromoCodeInput } from "@/lib/services/catalog-write";
 
 export interface DemoCatalogOptions {
@@ -979,8 +978,6 @@ function generateGame(seed: number, index: number, total: number): GameInput {
     appId,
     title: title.en,
     titleRu: title.ru,
-    // An untranslated name is searched in Cyrillic too, as a Russian shopper would spell it by ear.
-    altTitles: title.ru === title.en ? [transliterate(title.en)] : [],
     shortDescription: ru,
     shortDescriptionEn: en,
     headerImage: null,

@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
-import { transliterate } from "@/lib/catalog/transliterate";
+import { toLatin } from "@/lib/catalog/transliterate";
 import { isAppId } from "@/lib/schemas/common";
 import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
 import { TtlCache } from "@/lib/ttl-cache";
@@ -82,36 +82,26 @@ function tsQuery(terms: string[]): SQL {
 const MIN_FUZZY_LENGTH = 3;
 
 /**
- * The search's condition and rank. A game matches by its words (prefixes, any dictionary) or, for typos,
- * when one of its names is similar to the whole text (pg_trgm word similarity, at the default threshold 0.6,
- * through the trigram index). The text is also tried in the other alphabet, so "элден ринг" finds Elden Ring.
+ * The search's condition and rank. A game matches by its words (prefixes, any dictionary) or, for typos
+ * and transliterations, when its names (spelt in Latin) hold a part similar to the text spelt in Latin
+ * (pg_trgm word similarity at the default threshold 0.6, through the trigram index).
  * Rank tiers: a name equal to the text, then every word in a name, then the rest; within a tier, by
  * text rank (titles weigh 1, descriptions 0.1) plus name similarity.
  */
 export function searchCondition(text: string): { where: SQL; rank: SQL } | null {
   const terms = searchTerms(text);
   if (terms.length === 0) return null;
-  const spelled = terms.join(" ");
-  const other = transliterate(spelled);
-  const variants = other === spelled ? [spelled] : [spelled, other];
-  const q = sql.join(
-    variants.map((variant) => sql`(${tsQuery(searchTerms(variant))})`),
-    sql` || `,
-  );
-  const fuzzy = variants.filter((variant) => variant.length >= MIN_FUZZY_LENGTH);
-  const where = sql.join([sql`g.search @@ (${q})`, ...fuzzy.map((variant) => sql`${variant} <% g.search_names`)], sql` OR `);
+  const q = tsQuery(terms);
+  const latin = toLatin(terms.join(" "));
+  const fuzzy = latin.length >= MIN_FUZZY_LENGTH;
+  const where = fuzzy ? sql`(g.search @@ (${q}) OR ${latin} <% g.search_names)` : sql`g.search @@ (${q})`;
+  const similarity = fuzzy ? sql`word_similarity(${latin}, g.search_names)` : sql`0`;
   const exact = text.trim().toLowerCase();
-  const similarity = fuzzy.length
-    ? sql`greatest(${sql.join(
-        fuzzy.map((variant) => sql`word_similarity(${variant}, g.search_names)`),
-        sql`, `,
-      )})`
-    : sql`0`;
   const rank = sql`((CASE WHEN lower(g.title) = ${exact} OR lower(g.title_ru) = ${exact}
                           OR EXISTS (SELECT 1 FROM unnest(g.alt_titles) AS alt WHERE lower(alt) = ${exact}) THEN 4 ELSE 0 END)
     + (CASE WHEN ts_rank('{0, 0, 0, 1}', g.search, (${q})) > 0 THEN 2 ELSE 0 END)
     + ts_rank('{0, 0, 0.1, 1}', g.search, (${q}), 32) + ${similarity})::real`;
-  return { where: sql`(${where})`, rank };
+  return { where, rank };
 }
 
 const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
