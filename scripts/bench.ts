@@ -29,6 +29,8 @@ const WARMUP_SECONDS = 1;
 const PAGE_LIMIT = 20;
 /** A title word of the generated catalog ("Тихая гавань", "Silent Harbor"): a few hundred games at 100k. */
 const SEARCH_WORD = "гавань";
+/** A misspelt title: found only through the trigram index. */
+const FUZZY_WORD = "cyberpnk";
 const GIFT_BODY = JSON.stringify({
   item: 620,
   target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
@@ -242,6 +244,7 @@ async function planCatalog(origin: string, headers: Record<string, string>) {
     ["catalog genre=RPG", `${base}?genre=RPG`],
     ["catalog steamCategory=specials", `${base}?steamCategory=specials`],
     [`catalog query=${SEARCH_WORD}`, `${base}?query=${encodeURIComponent(SEARCH_WORD)}`],
+    [`catalog query=${FUZZY_WORD}`, `${base}?query=${encodeURIComponent(FUZZY_WORD)}`],
     [`catalog page=${deepPage}`, `${base}?page=${deepPage}&limit=${PAGE_LIMIT}`],
   ] as const;
   const scenarios: Scenario[] = [];

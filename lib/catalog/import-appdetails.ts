@@ -340,17 +340,22 @@ const LOOKUP_CHUNK = 5000;
 
 /**
  * Writes the file's games. A game already in the catalog keeps its place (sort rank), its curated
- * lists, its Russian title and its gift regions; new games go after the last one.
+ * lists, its Russian title, its alternative titles and its gift regions; new games go after the last one.
+ * Every game gets the known alternative names for its app id and its title's abbreviation (upsertGames).
  */
 export async function importAppdetails(db: Database, text: string, opts: ImportOptions = {}): Promise<ImportSummary> {
   const parsed = parseAppdetails(text, opts);
   const ids = parsed.games.map((g) => g.appId);
-  const existing = new Map<number, { titleRu: string | null; featured: string[]; sortRank: number; giftRegions: string[] }>();
+  const existing = new Map<
+    number,
+    { titleRu: string | null; altTitles: string[]; featured: string[]; sortRank: number; giftRegions: string[] }
+  >();
   for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
     const rows = await db
       .select({
         appId: games.appId,
         titleRu: games.titleRu,
+        altTitles: games.altTitles,
         featured: games.featured,
         sortRank: games.sortRank,
         giftRegions: games.giftRegions,
@@ -367,6 +372,7 @@ export async function importAppdetails(db: Database, text: string, opts: ImportO
     return {
       ...game,
       titleRu: known.titleRu,
+      altTitles: known.altTitles,
       featured: known.featured as GameInput["featured"],
       sortRank: known.sortRank,
       giftRegions: known.giftRegions,

@@ -39,6 +39,11 @@ export const games = pgTable(
       .generatedAlwaysAs(sql`'store-' || app_id::text`),
     title: text("title").notNull(),
     titleRu: text("title_ru"),
+    /** Other names shoppers search by: a Russian or transliterated name, abbreviations (`CS2`). */
+    altTitles: text("alt_titles")
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     shortDescription: text("short_description").notNull(),
     shortDescriptionEn: text("short_description_en"),
     headerImage: text("header_image"),
@@ -67,13 +72,17 @@ export const games = pgTable(
     search: tsvector("search")
       .notNull()
       .generatedAlwaysAs(
-        sql`setweight(to_tsvector('simple', title || ' ' || coalesce(title_ru, '')), 'A')
+        sql`setweight(to_tsvector('simple', game_search_names(title, title_ru, alt_titles)), 'A')
           || setweight(to_tsvector('english', title), 'A')
-          || setweight(to_tsvector('russian', coalesce(title_ru, '')), 'A')
+          || setweight(to_tsvector('russian', game_search_names(title_ru, NULL, alt_titles)), 'A')
           || setweight(to_tsvector('simple', short_description || ' ' || coalesce(short_description_en, '')), 'B')
           || setweight(to_tsvector('russian', short_description), 'B')
           || setweight(to_tsvector('english', coalesce(short_description_en, '')), 'B')`,
       ),
+    /** Every name of the game in one string spelt in Latin, for the trigram (typo-tolerant) match. */
+    searchNames: text("search_names")
+      .notNull()
+      .generatedAlwaysAs(sql`search_latin(game_search_names(title, title_ru, alt_titles))`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -82,6 +91,7 @@ export const games = pgTable(
     index("games_genre_keys_idx").using("gin", t.genreKeys),
     index("games_featured_idx").using("gin", t.featured),
     index("games_search_idx").using("gin", t.search),
+    index("games_search_names_trgm_idx").using("gin", t.searchNames.op("gin_trgm_ops")),
     index("games_coming_soon_idx")
       .on(t.sortRank, t.appId)
       .where(sql`coming_soon`),

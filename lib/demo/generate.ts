@@ -1,3 +1,4 @@
+import { KNOWN_ALT_TITLES } from "@/lib/catalog/alt-titles";
 import type { FeaturedList, GameInput, GearItemInput, PackageInput, PromoCodeInput } from "@/lib/services/catalog-write";
 
 export interface DemoCatalogOptions {
@@ -64,6 +65,7 @@ function anchor(spec: GameSpec, sortRank: number): GameInput {
     appId: spec.appId,
     title: spec.title,
     titleRu: spec.titleRu,
+    altTitles: [...(KNOWN_ALT_TITLES[spec.appId] ?? [])],
     shortDescription: spec.ru,
     shortDescriptionEn: spec.en,
     headerImage: null,

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
+import { gameAltTitles } from "@/lib/catalog/alt-titles";
 import { gearItems, promoCodes } from "@/lib/db/schema";
 
 export type FeaturedList = "top_sellers" | "new_releases";
@@ -19,6 +20,8 @@ export interface GameInput {
   appId: number;
   title: string;
   titleRu: string | null;
+  /** Names to search by besides the titles; known names and the title's abbreviation are added on write. */
+  altTitles?: string[];
   /** Russian. */
   shortDescription: string;
   shortDescriptionEn: string | null;
@@ -79,6 +82,7 @@ async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promi
     app_id: g.appId,
     title: g.title,
     title_ru: g.titleRu,
+    alt_titles: gameAltTitles(g),
     short_description: g.shortDescription,
     short_description_en: g.shortDescriptionEn,
     header_image: g.headerImage,
@@ -109,13 +113,14 @@ async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promi
   // costs far more client CPU than PostgreSQL spends decoding the JSON.
   await db.transaction(async (tx) => {
     await tx.execute(sql`
-      INSERT INTO games (app_id, title, title_ru, short_description, short_description_en, header_image,
+      INSERT INTO games (app_id, title, title_ru, alt_titles, short_description, short_description_en, header_image,
         genres, genre_keys, featured, coming_soon, release_date, sort_rank, gift_regions)
-      SELECT * FROM json_to_recordset(${json(gameRows)}::json) AS r(app_id int, title text, title_ru text,
+      SELECT * FROM json_to_recordset(${json(gameRows)}::json) AS r(app_id int, title text, title_ru text, alt_titles text[],
         short_description text, short_description_en text, header_image text, genres text[], genre_keys text[],
         featured text[], coming_soon boolean, release_date date, sort_rank int, gift_regions text[])
       ON CONFLICT (app_id) DO UPDATE SET
-        title = excluded.title, title_ru = excluded.title_ru, short_description = excluded.short_description,
+        title = excluded.title, title_ru = excluded.title_ru, alt_titles = excluded.alt_titles,
+        short_description = excluded.short_description,
         short_description_en = excluded.short_description_en, header_image = excluded.header_image,
         genres = excluded.genres, genre_keys = excluded.genre_keys, featured = excluded.featured,
         coming_soon = excluded.coming_soon, release_date = excluded.release_date, sort_rank = excluded.sort_rank,

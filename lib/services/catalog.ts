@@ -3,6 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
+import { toLatin } from "@/lib/catalog/transliterate";
 import { isAppId } from "@/lib/schemas/common";
 import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
 import { TtlCache } from "@/lib/ttl-cache";
@@ -77,6 +78,32 @@ function tsQuery(terms: string[]): SQL {
   return sql.join(parts, sql` && `);
 }
 
+/** Shorter texts share too few trigrams with anything for similarity to mean a thing. */
+const MIN_FUZZY_LENGTH = 3;
+
+/**
+ * The search's condition and rank. A game matches by its words (prefixes, any dictionary) or, for typos
+ * and transliterations, when its names (spelt in Latin) hold a part similar to the text spelt in Latin
+ * (pg_trgm word similarity at the default threshold 0.6, through the trigram index).
+ * Rank tiers: a name equal to the text, then every word in a name, then the rest; within a tier, by
+ * text rank (titles weigh 1, descriptions 0.1) plus name similarity.
+ */
+export function searchCondition(text: string): { where: SQL; rank: SQL } | null {
+  const terms = searchTerms(text);
+  if (terms.length === 0) return null;
+  const q = tsQuery(terms);
+  const latin = toLatin(terms.join(" "));
+  const fuzzy = latin.length >= MIN_FUZZY_LENGTH;
+  const where = fuzzy ? sql`(g.search @@ (${q}) OR ${latin} <% g.search_names)` : sql`g.search @@ (${q})`;
+  const similarity = fuzzy ? sql`word_similarity(${latin}, g.search_names)` : sql`0`;
+  const exact = text.trim().toLowerCase();
+  const rank = sql`((CASE WHEN lower(g.title) = ${exact} OR lower(g.title_ru) = ${exact}
+                          OR EXISTS (SELECT 1 FROM unnest(g.alt_titles) AS alt WHERE lower(alt) = ${exact}) THEN 4 ELSE 0 END)
+    + (CASE WHEN ts_rank('{0, 0, 0, 1}', g.search, (${q})) > 0 THEN 2 ELSE 0 END)
+    + ts_rank('{0, 0, 0.1, 1}', g.search, (${q}), 32) + ${similarity})::real`;
+  return { where, rank };
+}
+
 const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
   g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent`;
 /** The edition whose price the catalog shows. */
@@ -122,12 +149,10 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
   }
   let rank = sql`0::real`;
   if (query.query !== undefined) {
-    const terms = searchTerms(query.query);
-    if (terms.length === 0) return { games: [], total: 0 };
-    const q = tsQuery(terms);
-    where.push(sql`g.search @@ (${q})`);
-    // Title words carry weight A, descriptions B: a title match outranks any description match.
-    rank = sql`ts_rank('{0, 0, 0.1, 1}', g.search, (${q}))`;
+    const search = searchCondition(query.query);
+    if (!search) return { games: [], total: 0 };
+    where.push(search.where);
+    rank = search.rank;
   }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query]);
@@ -149,7 +174,7 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
 
 /**
  * Without a search the total comes from catalog_counts, the per-filter totals every catalog write
- * refreshes; a search counts its matches, which the text index finds directly.
+ * refreshes; a search counts its matches, which the text and trigram indexes find directly.
  */
 async function countGames(db: Database, query: CatalogQuery, whereSql: SQL): Promise<number> {
   if (query.query === undefined) {

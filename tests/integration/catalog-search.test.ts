@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoData } from "@/lib/demo/seed";
+import { clearCatalogCache, listCatalog, searchCondition } from "@/lib/services/catalog";
+import { toLatin } from "@/lib/catalog/transliterate";
+import { upsertGames } from "@/lib/services/catalog-write";
+import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+
+afterAll(() => t?.close());
+
+async function search(query: string): Promise<string[]> {
+  clearCatalogCache();
+  const { games } = await listCatalog(t.db, { page: 0, limit: 10, query, lang: "en" }, "http://test");
+  return games.map((game) => game.title);
+}
+
+describe("forgiving search", () => {
+  it.each([
+    ["portl", "Portal 2"],
+    ["cyberpnk", "Cyberpunk 2077"],
+    ["киберпанк", "Cyberpunk 2077"],
+    ["кибер", "Cyberpunk 2077"],
+    ["элден ринг", "Elden Ring"],
+    ["CS2", "Counter-Strike 2"],
+    ["tikhaya gavan", "Silent Harbor"],
+    ["дота", "Dota 2"],
+  ])("%s finds %s first", async (query, title) => {
+    expect((await search(query))[0]).toBe(title);
+  });
+
+  it("ranks an exact name, then a prefix, above a similar name", async () => {
+    const base = { titleRu: null, shortDescription: "Игра.", shortDescriptionEn: "A game.", headerImage: null, genres: ["Indie"] };
+    const game = (appId: number, title: string, sortRank: number) => ({
+      ...base,
+      appId,
+      title,
+      featured: [],
+      comingSoon: false,
+      releaseDate: null,
+      sortRank,
+      giftRegions: ["RU"],
+      packages: [{ packageId: appId * 10, title, isMain: true, priceInitial: 10000, priceFinal: 10000, discountPercent: 0 }],
+    });
+    // The merely similar name is the most popular, so only the rank can put the others above it.
+    await upsertGames(t.db, [game(88_000_001, "Staardew", 1), game(88_000_002, "Stardew Valley Tales", 2), game(88_000_003, "Stardew", 3)]);
+    expect(await search("stardew")).toEqual(["Stardew", "Stardew Valley Tales", "Staardew"]);
+    expect(await search("stardew valley")).toEqual(["Stardew Valley Tales"]);
+  });
+
+  it("spells names in Latin in the database as toLatin does", async () => {
+    const text = "Ведьмак: Дикая Охота, ЩЁЖЪЬ ЮЯ Цх";
+    const { rows } = await t.db.execute<{ latin: string }>(sql`SELECT search_latin(${text}) AS latin`);
+    expect(rows[0]!.latin.toLowerCase()).toBe(toLatin(text));
+  });
+
+  it("uses the text and trigram indexes on a large catalog", async () => {
+    await seedDemoData(t.db, { games: 20_000 });
+    for (const query of ["cyberpnk", "элден ринг", "portal"]) {
+      const { where } = searchCondition(query)!;
+      const { rows } = await t.db.execute<{ "QUERY PLAN": string }>(sql`EXPLAIN SELECT g.app_id FROM games g WHERE ${where}`);
+      const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
+      expect(plan, plan).toContain("games_search_names_trgm_idx");
+      expect(plan, plan).toContain("games_search_idx");
+      expect(plan, plan).not.toMatch(/Seq Scan/);
+    }
+  }, 120_000);
+});
