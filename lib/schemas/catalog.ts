@@ -97,10 +97,30 @@ export const gamePackageSchema = z
   })
   .meta({ id: "GamePackage" });
 
+export const GIFT_REGION_REFUSALS = ["region_restricted", "region_price_gap"] as const;
+
+export const giftRegionPriceSchema = z
+  .object({
+    region: z.string().meta({ description: "ISO 3166 alpha-2", example: "KZ" }),
+    currency: z.string().nullable().meta({ description: "ISO 4217; null when the store has no price for the region", example: "KZT" }),
+    amount: z.int().nullable().meta({ description: "The main edition's price there, minor units (1/100) of `currency`" }),
+    convertedAmount: z.int().nullable().meta({ description: "`amount` in kopecks at the store's current rate" }),
+    refusal: z
+      .enum(GIFT_REGION_REFUSALS)
+      .nullable()
+      .meta({ description: "Why the main edition cannot be gifted there (the reason POST /gifts/verify would answer); null when it can" }),
+  })
+  .meta({ id: "GiftRegionPrice" });
+
+export type GiftRegionPrice = z.infer<typeof giftRegionPriceSchema>;
+
 export const gameDetailsSchema = catalogGameSchema
   .extend({
     packages: z.array(gamePackageSchema),
     giftRegions: z.array(z.string()).meta({ description: "ISO 3166 alpha-2 codes the game can be gifted to" }),
+    giftRegionPrices: z
+      .array(giftRegionPriceSchema)
+      .meta({ description: "For each of `giftRegions`, the main edition's local price and whether it can be gifted there now" }),
   })
   .meta({ id: "GameDetails" });
 

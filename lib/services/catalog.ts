@@ -4,9 +4,11 @@ import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
 import { isAppId } from "@/lib/schemas/common";
-import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
+import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, GiftRegionPrice, Language, Price } from "@/lib/schemas/catalog";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
+import { convertedKopecks, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
+import { mainEditionOffers } from "./giftability";
 
 const MAX_SEARCH_TERMS = 8;
 
@@ -184,7 +186,7 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
   if (typeof appIdParam === "string" && !isAppId(appIdParam))
     throw new DomainError("game_not_found", { appId: appIdParam.slice(0, 64) }, "appId");
   const appId = Number(appIdParam);
-  const [games, packages] = await Promise.all([
+  const [games, packages, offers] = await Promise.all([
     db.execute<GameRow & { gift_regions: string[] }>(
       sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM games g ${MAIN_PACKAGE} WHERE g.app_id = ${appId}`,
     ),
@@ -192,6 +194,7 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent
           FROM packages WHERE app_id = ${appId} ORDER BY is_main DESC, position, package_id`,
     ),
+    mainEditionOffers(db, appId),
   ]);
   const row = games.rows[0];
   if (!row) throw new DomainError("game_not_found", { appId }, "appId");
@@ -204,7 +207,15 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       price: toPrice(p.price_initial, p.price_final, p.discount_percent),
     })),
     giftRegions: row.gift_regions,
+    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(region, row.price_final, offers.get(region))),
   };
+}
+
+function giftRegionPrice(region: string, storePrice: number | null, offer: RegionOffer | undefined): GiftRegionPrice {
+  const refusal = storePrice === null ? null : regionRefusal({ storePrice, offer, maxGapPercent: env.GIFT_PRICE_GAP });
+  const converted =
+    offer?.amount != null && offer.rubMicrosPerUnit !== null ? convertedKopecks(offer.amount, offer.rubMicrosPerUnit) : null;
+  return { region, currency: offer?.currency ?? null, amount: offer?.amount ?? null, convertedAmount: converted, refusal };
 }
 
 /** The game's original title, or null when the store does not have it. */
