@@ -6,6 +6,7 @@ import {
   CATALOG_MAX_LIMIT,
   CATALOG_MAX_PAGE,
   CATALOG_QUERY_MAX_LENGTH,
+  REGION_CODE_PATTERN,
   STORE_CATEGORIES,
 } from "./catalog-params";
 import { emptyToUndefined, queryIntSchema } from "./common";
@@ -47,6 +48,20 @@ export const catalogQuerySchema = z.object({
       .max(CATALOG_QUERY_MAX_LENGTH, { error: `query must be 1 to ${CATALOG_QUERY_MAX_LENGTH} characters` })
       .optional()
       .meta({ description: "Full-text search over title and short description (Russian and English)" }),
+  ),
+  giftableTo: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(REGION_CODE_PATTERN, { error: "giftableTo must be a two-letter region code such as KZ" })
+      .transform((v) => v.toUpperCase())
+      .optional()
+      .meta({
+        description:
+          "Only games that can be gifted to this region now: allowed there, not restricted, priced within GIFT_PRICE_GAP of the store's price, released and priced",
+        example: "KZ",
+      }),
   ),
   lang: langSchema,
 });

@@ -97,7 +97,15 @@ const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export async function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
-  const key = JSON.stringify([query.page, query.limit, query.genre?.toLowerCase(), query.steamCategory, query.query, query.lang]);
+  const key = JSON.stringify([
+    query.page,
+    query.limit,
+    query.genre?.toLowerCase(),
+    query.steamCategory,
+    query.query,
+    query.giftableTo,
+    query.lang,
+  ]);
   const { games, total } = await catalogCache.get(key, () => readCatalog(db, query));
   return { games: games.map((game) => withOrigin(game, origin)), total };
 }
@@ -132,37 +140,49 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
     rank = sql`ts_rank('{0, 0, 0.1, 1}', g.search, (${q}))`;
   }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
-  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query]);
+  // giftableTo walks the region's slice of giftable_games in catalog order (it copies sort_rank),
+  // joining games only for the other filters: an indexed join, nothing computed per request.
+  const source =
+    query.giftableTo === undefined
+      ? { from: sql`games g`, order: sql`g.sort_rank, g.app_id` }
+      : {
+          from: sql`giftable_games gg JOIN games g ON g.app_id = gg.app_id AND gg.region = ${query.giftableTo}`,
+          order: sql`gg.sort_rank, gg.app_id`,
+        };
+  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query, query.giftableTo]);
   // The page's ids come from the narrow sort index first; only those rows are joined and read,
   // so a deep page does not drag 100,000 wide rows through the join.
   const [page, total] = await Promise.all([
     db.execute<GameRow>(
       sql`SELECT ${GAME_COLUMNS}
-          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM games g ${whereSql}
-                ORDER BY rank DESC, g.sort_rank, g.app_id
+          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM ${source.from} ${whereSql}
+                ORDER BY rank DESC, ${source.order}
                 LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
           JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
           ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
     ),
-    totalCache.get(countKey, () => countGames(db, query, whereSql)),
+    totalCache.get(countKey, () => countGames(db, query, source.from, whereSql)),
   ]);
   return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
 }
 
 /**
- * Without a search the total comes from catalog_counts, the per-filter totals every catalog write
- * refreshes; a search counts its matches, which the text index finds directly.
+ * Without a search the total comes from catalog_counts (giftable_counts with giftableTo), the
+ * per-filter totals every catalog write refreshes; a search counts its matches, which the text
+ * index finds directly.
  */
-async function countGames(db: Database, query: CatalogQuery, whereSql: SQL): Promise<number> {
+async function countGames(db: Database, query: CatalogQuery, from: SQL, whereSql: SQL): Promise<number> {
   if (query.query === undefined) {
     const genre = query.genre?.toLowerCase() ?? "*";
     const category = query.steamCategory ?? "*";
     const { rows } = await db.execute<{ total: number }>(
-      sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`,
+      query.giftableTo === undefined
+        ? sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`
+        : sql`SELECT total FROM giftable_counts WHERE region = ${query.giftableTo} AND genre = ${genre} AND category = ${category}`,
     );
     return rows[0]?.total ?? 0;
   }
-  const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM games g ${whereSql}`);
+  const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM ${from} ${whereSql}`);
   return rows[0]?.total ?? 0;
 }
 
