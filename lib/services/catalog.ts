@@ -94,6 +94,7 @@ const catalogCache = new TtlCache<StoredCatalog>(env.CATALOG_CACHE_TTL_MS, {
 // Totals do not depend on the page, so paging through one filter counts once.
 const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 5000 });
 const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 1 });
+const regionCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 1 });
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export async function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
@@ -190,6 +191,7 @@ export function clearCatalogCache(): void {
   catalogCache.clear();
   totalCache.clear();
   genreCache.clear();
+  regionCache.clear();
 }
 
 interface PackageRow extends Record<string, unknown> {
@@ -251,5 +253,15 @@ export function listGenres(db: Database): Promise<string[]> {
       sql`SELECT genre FROM catalog_counts WHERE category = '*' AND genre <> '*' ORDER BY total DESC, genre`,
     );
     return rows.map((row) => row.genre);
+  });
+}
+
+/** Every region some game can be gifted to now, most games first: the catalog's region choices. */
+export function listGiftRegions(db: Database): Promise<string[]> {
+  return regionCache.get("regions", async () => {
+    const { rows } = await db.execute<{ region: string }>(
+      sql`SELECT region FROM giftable_counts WHERE genre = '*' AND category = '*' ORDER BY total DESC, region`,
+    );
+    return rows.map((row) => row.region);
   });
 }
