@@ -14,7 +14,7 @@ export interface PackageInput {
   priceInitial: number | null;
   priceFinal: number | null;
   discountPercent: number;
-  /** Its offers in gift regions; given, they replace the stored ones; left out, the stored ones stay. */
+  /** Its offers in gift regions; each replaces the stored offer of its region, other regions' stay. */
   regionPrices?: RegionPriceInput[];
 }
 
@@ -126,7 +126,6 @@ async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promi
       })),
     ),
   );
-  const repriced = json(chunk.flatMap((g) => g.packages.filter((p) => p.regionPrices !== undefined).map((p) => p.packageId)));
   const appIds = json(chunk.map((g) => g.appId));
   const packageIds = json(packageRows.map((p) => p.package_id));
 
@@ -163,13 +162,13 @@ async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promi
         app_id = excluded.app_id, title = excluded.title, is_main = excluded.is_main, position = excluded.position,
         price_initial = excluded.price_initial, price_final = excluded.price_final,
         discount_percent = excluded.discount_percent`);
-    await tx.execute(sql`
-      DELETE FROM package_region_prices WHERE package_id IN (SELECT json_array_elements_text(${repriced}::json)::int)`);
     if (regionRows.length > 0)
       await tx.execute(sql`
         INSERT INTO package_region_prices (package_id, region, currency, amount, restricted)
         SELECT * FROM json_to_recordset(${json(regionRows)}::json)
-          AS r(package_id int, region text, currency text, amount int, restricted boolean)`);
+          AS r(package_id int, region text, currency text, amount int, restricted boolean)
+        ON CONFLICT (package_id, region) DO UPDATE SET
+          currency = excluded.currency, amount = excluded.amount, restricted = excluded.restricted`);
   });
   return packageRows.length;
 }
