@@ -23,6 +23,12 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Store fee rate r, as a decimal fraction: 0.05 is 5 %. */
   FEE_RATE: z.coerce.number().min(0).max(0.5).default(0.05),
+  /**
+   * The most a game's price in a gift region, converted to roubles, may differ from the store's (either
+   * way), in percent; beyond it the region is refused (region_price_gap). After changing it, run
+   * `npm run db:seed` or an import (or anything that calls refreshGiftability) so the catalog's filter agrees.
+   */
+  GIFT_PRICE_GAP: z.coerce.number().min(0).max(100).default(10),
   /** How long an unpaid intent holds its reservation. */
   INTENT_TTL_SECONDS: z.coerce
     .number()

@@ -35,6 +35,19 @@ export interface ReasonDetails {
   game_not_released: { appId: number };
   game_not_priced: { appId: number };
   region_not_giftable: { appId: number; region: string; allowed: string[] };
+  region_restricted: { appId: number; packageId: number; region: string };
+  region_price_gap: {
+    appId: number;
+    packageId: number;
+    region: string;
+    currency: string;
+    /** The local price, minor units of `currency`. */
+    amount: number;
+    /** The local price in kopecks at the current rate; null when the store has no rate for `currency`. */
+    convertedAmount: number | null;
+    storeAmount: number;
+    maxGapPercent: number;
+  };
   // Gear
   platform_not_found: { platform: number };
   item_not_found: { platform: number; item: string };

@@ -1,16 +1,20 @@
-// Operator CLI: import a file of store `appdetails` responses (fetched with cc=ru) into the app's database
-// (DATABASE_URL, or the embedded one).
+// Operator CLI: import files of store `appdetails` responses (the store's, fetched with cc=ru, and one per
+// other region) into the app's database (DATABASE_URL, or the embedded one).
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-appdetails";
 import { UsageError, runCli, withDatabase } from "./lib/cli";
 
-const USAGE = `Usage: npm run catalog:import -- FILE [--regions RU,KZ]
+const USAGE = `Usage: npm run catalog:import -- FILE [CC=FILE ...] [--regions RU,KZ]
 
-FILE is JSON from the store's appdetails endpoint: one object keyed by app id, an array of such
-objects, or one per line (JSON lines). Only entries of type "game" are imported; the rest are
-reported as skipped. Games already in the catalog keep their rank, curated lists, Russian title
-and gift regions; their text, genres, prices and packages are replaced.
+FILE is JSON from the store's appdetails endpoint fetched with cc=ru (prices in roubles): one object
+keyed by app id, an array of such objects, or one per line (JSON lines). Only entries of type "game"
+are imported; the rest are reported as skipped. Games already in the catalog keep their rank,
+curated lists, Russian title and gift regions; their text, genres, prices and packages are replaced.
+
+CC=FILE (KZ=appdetails-kz.json) is the same endpoint fetched with cc=kz: each package's price in
+that region, in the file's currency; an app the file answers success: false for, or a package
+without a price there, is restricted in the region. Rates live in currency_rates.
 
 --regions  gift regions for games new to the catalog (default ${DEFAULT_GIFT_REGIONS.join(",")})`;
 
@@ -35,12 +39,18 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (positionals.length !== 1) throw new UsageError("give exactly one FILE to import");
+  const regionalArgs = positionals.filter((p) => /^[A-Za-z]{2}=/.test(p));
+  const storeFiles = positionals.filter((p) => !regionalArgs.includes(p));
+  if (storeFiles.length !== 1) throw new UsageError("give exactly one FILE fetched with cc=ru, and any number of CC=FILE");
   const defaultGiftRegions = parseRegions(values.regions);
-  const text = await fs.readFile(positionals[0]!, "utf8");
+  const text = await fs.readFile(storeFiles[0]!, "utf8");
+  const regional = await Promise.all(
+    regionalArgs.map(async (arg) => ({ region: arg.slice(0, 2).toUpperCase(), text: await fs.readFile(arg.slice(3), "utf8") })),
+  );
+  if (regional.some((r) => r.region === "RU")) throw new UsageError("RU prices are the store's own: give the cc=ru file as FILE");
 
   await withDatabase(async (db) => {
-    const summary = await importAppdetails(db, text, { defaultGiftRegions });
+    const summary = await importAppdetails(db, text, { defaultGiftRegions, regional });
     console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.length}.`);
     for (const s of summary.skipped) console.log(`  skipped ${s.entry}: ${s.reason}`);
     for (const w of summary.warnings) console.log(`  warning: ${w}`);

@@ -1,12 +1,14 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
 import { CatalogBrowser } from "@/components/catalog/catalog-browser";
 import { catalogTitle } from "@/components/catalog/catalog-title";
 import { getDb } from "@/lib/db/client";
 import { getMessages } from "@/lib/i18n/server";
 import { catalogKeys } from "@/lib/queries/catalog";
-import { catalogHref, readCatalogView, toCatalogQuery } from "@/lib/queries/catalog-url";
-import { listCatalog, listGenres } from "@/lib/services/catalog";
+import { catalogHref, GIFT_REGION_COOKIE, readCatalogView, readRegion, toCatalogQuery } from "@/lib/queries/catalog-url";
+import { listCatalog, listGenres, listGiftRegions } from "@/lib/services/catalog";
 import { siteOrigin } from "@/lib/site-origin";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -25,10 +27,17 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 // The first page of the view in the URL is rendered here and handed to the browser's query cache,
 // so the browser shows it at once and fetches only when the shopper changes the view.
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
-  const [{ locale, t }, view, origin] = await Promise.all([getMessages(), searchParams.then(readCatalogView), siteOrigin()]);
+  const [{ locale, t }, params, origin, jar] = await Promise.all([getMessages(), searchParams, siteOrigin(), cookies()]);
+  const view = readCatalogView(params);
+  // The region the shopper chose last time, when the link names none: the URL stays the state.
+  const remembered = readRegion(jar.get(GIFT_REGION_COOKIE)?.value);
+  if (!view.region && remembered) {
+    const keep = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v : [v ?? ""]).map((x) => [k, x])));
+    redirect(catalogHref({ ...view, region: remembered }, keep));
+  }
   const query = toCatalogQuery(view, locale);
   const db = getDb();
-  const [page, genres] = await Promise.all([listCatalog(db, query, origin), listGenres(db)]);
+  const [page, genres, regions] = await Promise.all([listCatalog(db, query, origin), listGenres(db), listGiftRegions(db)]);
   const queryClient = new QueryClient();
   queryClient.setQueryData(catalogKeys.list(query), page);
 
@@ -38,7 +47,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
       <p className="mt-1 text-slate-300">{t.catalog.intro}</p>
       <div className="mt-5">
         <HydrationBoundary state={dehydrate(queryClient)}>
-          <CatalogBrowser genres={genres} />
+          <CatalogBrowser genres={genres} regions={regions} />
         </HydrationBoundary>
       </div>
     </main>

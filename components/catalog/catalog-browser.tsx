@@ -8,7 +8,7 @@ import { buttonClass } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
 import { format, plural } from "@/lib/i18n/format";
 import { catalogListQuery } from "@/lib/queries/catalog";
-import { catalogHref, pageCount, readCatalogView, toCatalogQuery, type CatalogView } from "@/lib/queries/catalog-url";
+import { catalogHref, GIFT_REGION_COOKIE, pageCount, readCatalogView, toCatalogQuery, type CatalogView } from "@/lib/queries/catalog-url";
 import { catalogTitle } from "./catalog-title";
 import { FilterBar } from "./filter-bar";
 import { GameCard, GameCardSkeleton } from "./game-card";
@@ -27,7 +27,7 @@ type HistoryMode = "push" | "replace";
  * the History API, which Next's router follows without a server round trip; TanStack Query fetches
  * the page and aborts a request that a newer one made stale.
  */
-export function CatalogBrowser({ genres }: { genres: string[] }) {
+export function CatalogBrowser({ genres, regions }: { genres: string[]; regions: string[] }) {
   const { locale, t } = useI18n();
   const searchParams = useSearchParams();
   const view = useMemo(() => readCatalogView(searchParams), [searchParams]);
@@ -71,8 +71,13 @@ export function CatalogBrowser({ genres }: { genres: string[] }) {
         <FilterBar
           view={view}
           genres={genres}
+          regions={regions}
           keep={keep}
           onGenre={(genre) => update({ genre }, "push")}
+          onRegion={(region) => {
+            rememberRegion(region);
+            update({ region }, "push");
+          }}
           onCategory={(category) => update({ category }, "push")}
         />
       </div>
@@ -169,14 +174,14 @@ function CatalogEmpty({
       </div>
     );
   }
-  const filtered = Boolean(view.genre || view.category);
+  const filtered = Boolean(view.genre || view.category || view.region);
   return (
     <div className="mt-6 rounded-lg border border-slate-800 bg-slate-900 p-6 text-center">
       <p className="text-lg font-semibold text-white">{t.catalog.empty.title}</p>
       <p className="mt-2 text-slate-300">{view.q ? format(t.catalog.empty.search, { query: view.q }) : t.catalog.empty.filters}</p>
       <div className="mt-4 flex flex-wrap justify-center gap-3">
         {view.q && filtered && link({ q: undefined }, format(t.catalog.empty.clearSearch, { query: view.q }), "secondary")}
-        {link({ q: undefined, genre: undefined, category: undefined }, t.catalog.empty.reset, "primary")}
+        {link({ q: undefined, genre: undefined, category: undefined, region: undefined }, t.catalog.empty.reset, "primary")}
       </div>
     </div>
   );
@@ -193,6 +198,13 @@ function CatalogError({ onRetry }: { onRetry: () => void }) {
       </button>
     </div>
   );
+}
+
+/** Keeps the region choice for a year (the catalog page applies it to a URL without one); "any" forgets it. */
+function rememberRegion(region: string | undefined): void {
+  document.cookie = region
+    ? `${GIFT_REGION_COOKIE}=${region}; path=/; max-age=31536000; samesite=lax`
+    : `${GIFT_REGION_COOKIE}=; path=/; max-age=0; samesite=lax`;
 }
 
 /** `flag`, but only once it has stayed true for `ms`; false again at once. */

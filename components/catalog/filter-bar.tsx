@@ -16,14 +16,18 @@ const CHIP =
 export function FilterBar({
   view,
   genres,
+  regions,
   keep,
   onGenre,
+  onRegion,
   onCategory,
 }: {
   view: CatalogView;
   genres: string[];
+  regions: string[];
   keep: URLSearchParams;
   onGenre: (genre: string | undefined) => void;
+  onRegion: (region: string | undefined) => void;
   onCategory: (category: StoreCategory | undefined) => void;
 }) {
   const { locale, t } = useI18n();
@@ -33,6 +37,17 @@ export function FilterBar({
     .sort((a, b) => collator.compare(a.label, b.label));
   // A shared link may name a genre the store no longer has: show it rather than pretend "all".
   if (view.genre && !genres.includes(view.genre)) options.unshift({ value: view.genre, label: genreLabel(view.genre, t.catalog.genres) });
+  const regionNames = new Intl.DisplayNames(intlLocale(locale), { type: "region", fallback: "code" });
+  const regionName = (code: string) => {
+    try {
+      return regionNames.of(code) ?? code;
+    } catch {
+      return code;
+    }
+  };
+  const regionOptions = (view.region && !regions.includes(view.region) ? [view.region, ...regions] : regions)
+    .map((code) => ({ value: code, label: regionName(code) }))
+    .sort((a, b) => collator.compare(a.label, b.label));
 
   const chip = (category: StoreCategory | undefined, label: string) => {
     const active = view.category === category;
@@ -68,6 +83,24 @@ export function FilterBar({
         >
           <option value="">{t.catalog.genre.all}</option>
           {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex items-center gap-2">
+        <label htmlFor="catalog-region" className="text-sm text-slate-300">
+          {t.catalog.region.label}
+        </label>
+        <select
+          id="catalog-region"
+          value={view.region ?? ""}
+          onChange={(event) => onRegion(event.target.value || undefined)}
+          className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-44 md:flex-none"
+        >
+          <option value="">{t.catalog.region.any}</option>
+          {regionOptions.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>

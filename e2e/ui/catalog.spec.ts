@@ -271,6 +271,8 @@ test("everything works by keyboard, with a skip link and visible focus", async (
   await page.keyboard.press("Tab");
   await expect(genreSelect(page)).toBeFocused();
   await page.keyboard.press("Tab");
+  await expect(page.getByRole("combobox", { name: "Подарить в" })).toBeFocused();
+  await page.keyboard.press("Tab");
   await expect(collection(page).getByRole("link", { name: "Все игры" })).toBeFocused();
   await page.keyboard.press("Tab");
   const specials = collection(page).getByRole("link", { name: "Скидки" });

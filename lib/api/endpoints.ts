@@ -98,6 +98,8 @@ export const ENDPOINTS = {
       "game_not_released",
       "game_not_priced",
       "region_not_giftable",
+      "region_restricted",
+      "region_price_gap",
       ...PROMO_CODE_REASONS,
       "promo_code_not_for_gifts",
       "promo_code_not_for_game",

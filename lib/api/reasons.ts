@@ -170,6 +170,28 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
       `game ${d.appId} cannot be gifted to region ${d.region}${d.allowed.length ? `; it can be gifted to: ${d.allowed.join(", ")}` : ""}`,
     details: (d) => ({ region: d.region, allowedRegions: d.allowed }),
   },
+  region_restricted: {
+    status: 409,
+    summary: "The edition may not be gifted to the recipient's region (the store does not sell it there)",
+    message: (d) => `package ${d.packageId} of game ${d.appId} may not be gifted to region ${d.region}`,
+    details: (d) => ({ region: d.region }),
+  },
+  region_price_gap: {
+    status: 409,
+    summary: "The edition's price in the recipient's region, converted to roubles, differs from the store's by more than GIFT_PRICE_GAP",
+    message: (d) =>
+      d.convertedAmount === null
+        ? `package ${d.packageId} of game ${d.appId} cannot be gifted to region ${d.region}: there is no rate for ${d.currency}`
+        : `package ${d.packageId} of game ${d.appId} cannot be gifted to region ${d.region}: its price there (${d.amount / 100} ${d.currency}, ${d.convertedAmount / 100} RUB) differs from the store's (${d.storeAmount / 100} RUB) by more than ${d.maxGapPercent} %`,
+    details: (d) => ({
+      region: d.region,
+      currency: d.currency,
+      amount: d.amount,
+      convertedAmount: d.convertedAmount,
+      storeAmount: d.storeAmount,
+      maxGapPercent: d.maxGapPercent,
+    }),
+  },
   platform_not_found: {
     status: 404,
     summary: "No game with gear has this appId",

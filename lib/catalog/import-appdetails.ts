@@ -5,9 +5,10 @@ import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
-import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput } from "@/lib/services/catalog-write";
+import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput, type RegionPriceInput } from "@/lib/services/catalog-write";
 
-// Imports files of the store's `appdetails` responses (fetched with cc=ru, so amounts are kopecks).
+// Imports files of the store's `appdetails` responses: the store's own (fetched with cc=ru, so amounts
+// are kopecks) and, optionally, one per other region (cc=kz, cc=tr, ...) for the regional prices.
 
 export type ImportedGame = Omit<GameInput, "featured" | "sortRank">;
 
@@ -26,6 +27,8 @@ export interface ParsedAppdetails {
 export interface ImportOptions {
   /** The file says nothing about gift regions; new games get these. */
   defaultGiftRegions?: string[];
+  /** Files fetched with another `cc=`, one per region: each package's price there, in the file's currency. */
+  regional?: { region: string; text: string }[];
 }
 
 export interface ImportSummary {
@@ -54,7 +57,7 @@ const appdetailsDataSchema = z.object({
   release_date: z.object({ coming_soon: z.boolean(), date: z.string().default("") }).optional(),
   price_overview: z
     .object({
-      currency: z.literal("RUB", { error: "currency must be RUB (fetch appdetails with cc=ru)" }),
+      currency: z.string().regex(/^[A-Z]{3}$/, { error: "currency must be an ISO 4217 code" }),
       initial: kopecks,
       final: kopecks,
       discount_percent: z.number().int().min(0).max(100),
@@ -100,9 +103,8 @@ const GENRE_NAMES: Record<string, string> = {
   "70": "Early Access",
 };
 
-/** Accepts one `{ "<appid>": {success, data} }` object, an array of them, or one per line (JSON lines). */
-export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedAppdetails {
-  const skipped: ImportSkip[] = [];
+/** The JSON documents of a file: one object, an array of them, or one per line (JSON lines). */
+function readDocuments(text: string, skipped: ImportSkip[]): { where: string; value: unknown }[] {
   const documents: { where: string; value: unknown }[] = [];
   try {
     const whole: unknown = JSON.parse(text);
@@ -118,6 +120,13 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
       }
     });
   }
+  return documents;
+}
+
+/** Accepts one `{ "<appid>": {success, data} }` object, an array of them, or one per line (JSON lines). */
+export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedAppdetails {
+  const skipped: ImportSkip[] = [];
+  const documents = readDocuments(text, skipped);
 
   const warnings: string[] = [];
   const byApp = new Map<number, { key: string; game: ImportedGame }>();
@@ -166,6 +175,8 @@ function mapEntry(entry: unknown, giftRegions: string[], warn: (warning: string)
   if (typed.success && typed.data.type !== "game") return { reason: `type "${typed.data.type}" is not a game` };
   const data = appdetailsDataSchema.safeParse(outer.data.data);
   if (!data.success) return { reason: `invalid data: ${describeIssues(data.error)}` };
+  if (data.data.price_overview && data.data.price_overview.currency !== "RUB")
+    return { reason: "invalid data: price_overview.currency: currency must be RUB (fetch appdetails with cc=ru)" };
   return toGame(data.data, giftRegions, warn);
 }
 
@@ -336,6 +347,76 @@ export function parseReleaseDate(text: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
+/** What one region's file says about an app: not sold there, or its main price and each package's (null: none there). */
+type RegionalApp =
+  { restricted: true } | { restricted: false; currency: string | null; main: number | null; prices: Map<number, number | null> };
+
+export interface RegionalFile {
+  region: string;
+  /** The file's currency: the one its prices are in (every entry's price_overview.currency agrees, or the commonest). */
+  currency: string | null;
+  apps: Map<number, RegionalApp>;
+  skipped: ImportSkip[];
+}
+
+/** Reads a regional file (fetched with cc=kz, ...): each app's prices there, in the file's currency. */
+export function parseRegionalAppdetails(text: string, region: string): RegionalFile {
+  const apps = new Map<number, RegionalApp>();
+  const skipped: ImportSkip[] = [];
+  const currencies = new Map<string, number>();
+  for (const { where, value } of readDocuments(text, skipped)) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      skipped.push({ entry: `${region} ${where}`, reason: "not an object keyed by app id" });
+      continue;
+    }
+    for (const [key, entry] of Object.entries(value)) {
+      const outer = entrySchema.safeParse(entry);
+      if (!outer.success || !/^\d{1,10}$/.test(key)) {
+        skipped.push({ entry: `${region} ${key}`, reason: "invalid entry" });
+        continue;
+      }
+      // The store answers success: false for an app it does not sell in the region.
+      if (!outer.data.success) {
+        apps.set(Number(key), { restricted: true });
+        continue;
+      }
+      const data = appdetailsDataSchema.safeParse(outer.data.data);
+      if (!data.success) {
+        skipped.push({ entry: `${region} ${key}`, reason: `invalid data: ${describeIssues(data.error)}` });
+        continue;
+      }
+      const d = data.data;
+      if (d.price_overview) currencies.set(d.price_overview.currency, (currencies.get(d.price_overview.currency) ?? 0) + 1);
+      const prices = new Map<number, number | null>();
+      for (const sub of d.package_groups.flatMap((g) => g.subs))
+        prices.set(sub.packageid, sub.is_free_license || !sub.price_in_cents_with_discount ? null : sub.price_in_cents_with_discount);
+      apps.set(d.steam_appid, {
+        restricted: false,
+        currency: d.price_overview?.currency ?? null,
+        main: d.price_overview?.final || null,
+        prices,
+      });
+    }
+  }
+  const ranked = [...currencies].sort((a, b) => b[1] - a[1]);
+  if (ranked.length > 1)
+    skipped.push({ entry: region, reason: `prices in ${ranked.map(([c]) => c).join(", ")}; only ${ranked[0]![0]} prices are read` });
+  return { region, currency: ranked[0]?.[0] ?? null, apps, skipped };
+}
+
+/** A package's offers in the regions whose files name its app (other regions' stored offers stay). */
+function regionPricesOf(appId: number, p: PackageInput, files: readonly RegionalFile[]): RegionPriceInput[] | undefined {
+  const rows: RegionPriceInput[] = [];
+  for (const { region, currency, apps } of files) {
+    const app = apps.get(appId);
+    // An entry priced in another currency than the file's was reported when the file was read.
+    if (!app || currency === null || (!app.restricted && app.currency !== null && app.currency !== currency)) continue;
+    const amount = app.restricted ? null : (app.prices.get(p.packageId) ?? (p.isMain ? app.main : null));
+    rows.push(amount ? { region, currency, amount, restricted: false } : { region, currency, amount: null, restricted: true });
+  }
+  return files.length === 0 ? undefined : rows;
+}
+
 const LOOKUP_CHUNK = 5000;
 
 /**
@@ -345,6 +426,16 @@ const LOOKUP_CHUNK = 5000;
  */
 export async function importAppdetails(db: Database, text: string, opts: ImportOptions = {}): Promise<ImportSummary> {
   const parsed = parseAppdetails(text, opts);
+  const regional = (opts.regional ?? []).map(({ region, text: regionalText }) => parseRegionalAppdetails(regionalText, region));
+  for (const file of regional) {
+    parsed.skipped.push(...file.skipped);
+    if (file.currency === null)
+      parsed.warnings.push(`${file.region}: the file has no prices, so no currency; its regional prices are left as they were`);
+  }
+  parsed.games = parsed.games.map((game) => ({
+    ...game,
+    packages: game.packages.map((p) => ({ ...p, regionPrices: regionPricesOf(game.appId, p, regional) })),
+  }));
   const ids = parsed.games.map((g) => g.appId);
   const existing = new Map<
     number,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   check,
@@ -135,6 +136,64 @@ export const packages = pgTable(
     // Every amount derived from a price (fee on top, the naive fee) then fits an integer column.
     check("packages_price_bounded", sql`${t.priceInitial} <= ${sql.raw(String(MAX_PRICE_KOPECKS))}`),
   ],
+);
+
+/**
+ * A package's price in one gift region, in that region's currency (minor units, 1/100), or its
+ * restriction there. A region with no row has no regional data: only `games.gift_regions` decides.
+ */
+export const packageRegionPrices = pgTable(
+  "package_region_prices",
+  {
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => packages.packageId, { onDelete: "cascade" }),
+    region: text("region").notNull(),
+    currency: text("currency").notNull(),
+    /** Minor units of `currency`; null only when the package is restricted there. */
+    amount: integer("amount"),
+    /** The package may not be gifted to the region. */
+    restricted: boolean("restricted").notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.packageId, t.region] }),
+    check("package_region_prices_region_code", sql`${t.region} ~ '^[A-Z]{2}$'`),
+    check("package_region_prices_currency_code", sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check("package_region_prices_priced_unless_restricted", sql`${t.restricted} OR ${t.amount} > 0`),
+  ],
+);
+
+/** How many roubles one unit of a currency is worth, from a given day; the latest day's rate applies. */
+export const currencyRates = pgTable(
+  "currency_rates",
+  {
+    currency: text("currency").notNull(),
+    asOf: date("as_of").notNull(),
+    /** Roubles per unit in millionths (integer, so the price-gap check is exact in SQL and in TypeScript). */
+    rubMicrosPerUnit: bigint("rub_micros_per_unit", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.currency, t.asOf] }),
+    check("currency_rates_currency_code", sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check("currency_rates_positive", sql`${t.rubMicrosPerUnit} > 0`),
+  ],
+);
+
+/**
+ * Which games can be gifted to which region now (lib/catalog/availability.ts's rule for the main
+ * edition), precomputed by refreshGiftability so `giftableTo` is an indexed join. `sort_rank`
+ * is the game's, copied so one region's games come out of the index in catalog order.
+ */
+export const giftableGames = pgTable(
+  "giftable_games",
+  {
+    region: text("region").notNull(),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => games.appId, { onDelete: "cascade" }),
+    sortRank: integer("sort_rank").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.region, t.appId] }), index("giftable_games_region_sort_idx").on(t.region, t.sortRank, t.appId)],
 );
 
 export const gearItems = pgTable(

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { GameInput, PackageInput } from "@/lib/services/catalog-write";
 import {
   DEMO_ANCHOR_GAMES,
+  DEMO_CURRENCY_RATES,
   DEMO_PROMO_CODES,
+  REGION_CURRENCIES,
   GIFT_REGIONS,
   STORE_GENRES,
   discountedPrice,
@@ -13,6 +15,8 @@ import {
 const catalog = generateDemoCatalog({ games: 3000 });
 const generated = catalog.games.slice(DEMO_ANCHOR_GAMES.length);
 const main = (g: GameInput) => g.packages.find((p) => p.isMain)!;
+/** Packages without their regional prices, which have a test of their own. */
+const bare = (g: GameInput) => g.packages.map(({ regionPrices: _, ...p }) => p);
 const share = (pred: (g: GameInput) => boolean) => generated.filter(pred).length / generated.length;
 
 /** The database's packages_price_consistent check, restated. */
@@ -86,7 +90,7 @@ describe("generateDemoCatalog", () => {
       featured: ["new_releases"],
       giftRegions: ["RU"],
     });
-    expect(hollow!.packages).toEqual([
+    expect(bare(hollow!)).toEqual([
       { packageId: 9999901, title: "Hollow Frontier", isMain: true, priceInitial: null, priceFinal: null, discountPercent: 0 },
     ]);
     expect(silent).toMatchObject({
@@ -96,7 +100,7 @@ describe("generateDemoCatalog", () => {
       genres: ["Horror"],
       giftRegions: ["RU", "KZ"],
     });
-    expect(silent!.packages).toEqual([
+    expect(bare(silent!)).toEqual([
       { packageId: 9999911, title: "Silent Harbor", isMain: true, priceInitial: null, priceFinal: null, discountPercent: 0 },
     ]);
     expect(cs2).toMatchObject({
@@ -106,13 +110,13 @@ describe("generateDemoCatalog", () => {
       featured: ["top_sellers"],
       giftRegions: [],
     });
-    expect(cs2!.packages).toEqual([
+    expect(bare(cs2!)).toEqual([
       { packageId: 7301, title: "Counter-Strike 2", isMain: true, priceInitial: null, priceFinal: null, discountPercent: 0 },
     ]);
     expect(dota).toMatchObject({ appId: 570, title: "Dota 2", genres: ["Strategy", "Free to Play"], giftRegions: [] });
     expect(dota!.packages.map((p) => p.packageId)).toEqual([5701]);
     expect(elden).toMatchObject({ appId: 1245620, title: "Elden Ring", genres: ["RPG", "Action"], giftRegions: ["RU", "KZ"] });
-    expect(elden!.packages).toEqual([
+    expect(bare(elden!)).toEqual([
       { packageId: 12456201, title: "Elden Ring", isMain: true, priceInitial: 399900, priceFinal: 399900, discountPercent: 0 },
     ]);
   });
@@ -212,6 +216,28 @@ describe("generateDemoCatalog", () => {
       "USEDUP",
       "LIMITED5",
       "FUTURE30",
+    ]);
+  });
+
+  it("prices every package in its game's gift regions, in the region's currency, some restricted or far off", () => {
+    const rows = generated.flatMap((g) => g.packages.flatMap((p) => (p.regionPrices ?? []).map((r) => ({ g, p, r }))));
+    expect(rows.every(({ g, r }) => g.giftRegions.includes(r.region) && r.currency === REGION_CURRENCIES[r.region as "RU"])).toBe(true);
+    expect(rows.every(({ r }) => (r.restricted ? r.amount === null : Number.isInteger(r.amount) && r.amount! > 0))).toBe(true);
+    expect(rows.every(({ p, r }) => r.region !== "RU" || r.restricted || r.amount === p.priceFinal)).toBe(true);
+    const restricted = rows.filter(({ r }) => r.restricted).length / rows.length;
+    expect(restricted).toBeGreaterThan(0.02);
+    expect(restricted).toBeLessThan(0.08);
+    const rates = new Map(DEMO_CURRENCY_RATES.map((r) => [r.currency, r.rubMicrosPerUnit]));
+    const gaps = rows.filter(({ r }) => !r.restricted).map(({ p, r }) => (r.amount! * rates.get(r.currency)!) / 1e6 / p.priceFinal! - 1);
+    const far = gaps.filter((gap) => Math.abs(gap) > 0.1).length / gaps.length;
+    expect(far).toBeGreaterThan(0.04);
+    expect(far).toBeLessThan(0.2); // 8 % priced far below, the rest rounding of the cheapest games
+    const [cyberpunk] = catalog.games;
+    expect(cyberpunk!.packages[0]!.regionPrices).toMatchObject([
+      { region: "RU", currency: "RUB", amount: 149950, restricted: false },
+      { region: "KZ", currency: "KZT", restricted: false },
+      { region: "BY", currency: "USD", restricted: false },
+      { region: "AM", currency: "USD", amount: null, restricted: true },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { KNOWN_ALT_TITLES } from "@/lib/catalog/alt-titles";
-import type { FeaturedList, GameInput, GearItemInput, PackageInput, PromoCodeInput } from "@/lib/services/catalog-write";
+import type { FeaturedList, GameInput, GearItemInput, PackageInput, PromoCodeInput, RegionPriceInput } from "@/lib/services/catalog-write";
+import type { CurrencyRateInput } from "@/lib/services/giftability";
 
 export interface DemoCatalogOptions {
   games: number;
@@ -43,6 +44,70 @@ export const STORE_GENRES = [
   "Free to Play",
 ] as const;
 
+/** What each gift region pays in: the store's CIS and Turkey prices are in US dollars. */
+export const REGION_CURRENCIES: Record<(typeof GIFT_REGIONS)[number], string> = {
+  RU: "RUB",
+  KZ: "KZT",
+  BY: "USD",
+  AM: "USD",
+  GE: "USD",
+  UZ: "USD",
+  KG: "USD",
+  AZ: "USD",
+  MD: "USD",
+  UA: "UAH",
+  TR: "USD",
+  US: "USD",
+  EU: "EUR",
+};
+
+/** Plausible rates on REFERENCE_DAY (and an older USD one, so "the latest applies" is exercised). */
+export const DEMO_CURRENCY_RATES: readonly CurrencyRateInput[] = [
+  { currency: "USD", asOf: "2026-10-01", rubMicrosPerUnit: 79_800_000 },
+  { currency: "USD", asOf: "2026-11-01", rubMicrosPerUnit: 81_500_000 },
+  { currency: "EUR", asOf: "2026-11-01", rubMicrosPerUnit: 94_200_000 },
+  { currency: "KZT", asOf: "2026-11-01", rubMicrosPerUnit: 162_000 },
+  { currency: "UAH", asOf: "2026-11-01", rubMicrosPerUnit: 1_960_000 },
+];
+
+const CURRENT_RATE = new Map(DEMO_CURRENCY_RATES.map((r) => [r.currency, r.rubMicrosPerUnit]));
+
+type RegionMode = "fair" | "restricted" | "cheap";
+
+/**
+ * A package's price in each of the game's gift regions: mostly the store's price converted and
+ * rounded as a local store would (x.99 dollars, whole tens of tenge); about 5 % of (game, region)
+ * pairs restricted and 8 % far cheaper than the store (beyond GIFT_PRICE_GAP). Decided by the app id
+ * and region alone, so it does not disturb the game's own random stream; `modes` pins the anchors.
+ */
+function regionPrices(
+  appId: number,
+  giftRegions: readonly string[],
+  priceFinal: number | null,
+  modes: Partial<Record<string, RegionMode>> = {},
+): RegionPriceInput[] {
+  return giftRegions.flatMap<RegionPriceInput>((region) => {
+    const currency = REGION_CURRENCIES[region as (typeof GIFT_REGIONS)[number]] ?? "USD";
+    const rng = mulberry32(streamSeed(0x7e610, appId * 16 + GIFT_REGIONS.indexOf(region as (typeof GIFT_REGIONS)[number])));
+    const roll = rng();
+    const mode: RegionMode = modes[region] ?? (region === "RU" ? "fair" : roll < 0.05 ? "restricted" : roll < 0.13 ? "cheap" : "fair");
+    if (mode === "restricted") return [{ region, currency, amount: null, restricted: true }];
+    if (priceFinal === null) return [];
+    if (currency === "RUB") return [{ region, currency, amount: priceFinal, restricted: false }];
+    const factor = mode === "cheap" ? 0.55 + rng() * 0.25 : 0.97 + rng() * 0.06;
+    const exact = (priceFinal * factor * 1_000_000) / CURRENT_RATE.get(currency)!;
+    const amount = currency === "KZT" ? Math.max(1000, Math.round(exact / 1000) * 1000) : Math.max(99, Math.round(exact / 100) * 100 - 1);
+    return [{ region, currency, amount, restricted: false }];
+  });
+}
+
+function withRegionPrices(game: GameInput, modes?: Partial<Record<string, RegionMode>>): GameInput {
+  return {
+    ...game,
+    packages: game.packages.map((p) => ({ ...p, regionPrices: regionPrices(game.appId, game.giftRegions, p.priceFinal, modes) })),
+  };
+}
+
 type Genre = (typeof STORE_GENRES)[number];
 type Pair = readonly [ru: string, en: string];
 
@@ -58,9 +123,16 @@ interface GameSpec {
   releaseDate: string | null;
   giftRegions: string[];
   packages: PackageInput[];
+  /** Pinned regional modes; other regions are "fair" for the anchors. */
+  regionModes?: Partial<Record<string, RegionMode>>;
 }
 
 function anchor(spec: GameSpec, sortRank: number): GameInput {
+  const fair = Object.fromEntries(spec.giftRegions.map((r) => [r, "fair" as const]));
+  return withRegionPrices(anchorGame(spec, sortRank), { ...fair, ...spec.regionModes });
+}
+
+function anchorGame(spec: GameSpec, sortRank: number): GameInput {
   return {
     appId: spec.appId,
     title: spec.title,
@@ -95,6 +167,8 @@ const ANCHOR_SPECS: GameSpec[] = [
     featured: ["top_sellers"],
     releaseDate: "2020-12-10",
     giftRegions: ["RU", "KZ", "BY", "AM"],
+    // Sold far below the store's price in Belarus and not at all in Armenia: the gift form's refusals.
+    regionModes: { BY: "cheap", AM: "restricted" },
     packages: [
       pkg(10915001, "Cyberpunk 2077", true, [299900, 149950, 50]),
       pkg(10915002, "Cyberpunk 2077: Ultimate Edition", false, [449900, 449900, 0]),
@@ -974,7 +1048,7 @@ function generateGame(seed: number, index: number, total: number): GameInput {
 
   const giftRegions = state === "free" || rng.chance(0.01) ? [] : pickRegions(rng);
 
-  return {
+  return withRegionPrices({
     appId,
     title: title.en,
     titleRu: title.ru,
@@ -988,7 +1062,7 @@ function generateGame(seed: number, index: number, total: number): GameInput {
     sortRank: index + 1,
     giftRegions,
     packages: buildPackages(rng, appId, title.en, primary, priced, discount),
-  };
+  });
 }
 
 function checkSize(games: number): void {

@@ -1,8 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
-import { DEMO_PROMO_CODES, generateDemoGames, generateDemoGearItems } from "@/lib/demo/generate";
+import { DEMO_CURRENCY_RATES, DEMO_PROMO_CODES, generateDemoGames, generateDemoGearItems } from "@/lib/demo/generate";
 import { refreshCatalogCounts, upsertGames, upsertGearItems, upsertPromoCodes } from "@/lib/services/catalog-write";
+import { upsertCurrencyRates } from "@/lib/services/giftability";
 
 export interface SeedOptions {
   games: number;
@@ -37,10 +38,13 @@ export async function seedDemoData(db: Database, opts: SeedOptions): Promise<See
   await Promise.all(inFlight);
   summary.gearItems = await upsertGearItems(db, generateDemoGearItems(opts.seed));
   summary.promoCodes = await upsertPromoCodes(db, DEMO_PROMO_CODES);
+  await upsertCurrencyRates(db, DEMO_CURRENCY_RATES);
   await refreshCatalogCounts(db);
   // Fresh statistics and visibility map: without them the first catalog queries on a new 100k
   // catalog plan as if the tables were empty and cannot use index-only scans.
-  await db.execute(sql`VACUUM (ANALYZE) games, packages, gear_items, promo_codes, catalog_counts`);
+  await db.execute(
+    sql`VACUUM (ANALYZE) games, packages, package_region_prices, giftable_games, gear_items, promo_codes, catalog_counts, giftable_counts`,
+  );
   return summary;
 }
 

@@ -119,6 +119,8 @@ export interface ApiRefusal {
 /** The form field a refusal is about when the answer has no `param` on the form. */
 const FIELD_BY_REASON: Partial<Record<Reason, CheckoutField>> = {
   region_not_giftable: "region",
+  region_restricted: "region",
+  region_price_gap: "region",
   out_of_stock: "item",
   item_not_found: "item",
   platform_not_found: "platform",

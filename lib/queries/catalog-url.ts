@@ -3,6 +3,7 @@ import {
   CATALOG_GENRE_MAX_LENGTH,
   CATALOG_MAX_PAGE,
   CATALOG_QUERY_MAX_LENGTH,
+  REGION_CODE_PATTERN,
   STORE_CATEGORIES,
   type StoreCategory,
 } from "@/lib/schemas/catalog-params";
@@ -24,12 +25,21 @@ export interface CatalogView {
   /** One genre, lower-cased (the filter is case-insensitive); 1 to 64 characters. */
   genre?: string;
   category?: StoreCategory;
+  /** Only games that can be gifted to this region (upper-case); remembered in GIFT_REGION_COOKIE. */
+  region?: string;
   /** From 1 (the API's page + 1). */
   page: number;
 }
 
 /** The parameters this page owns; the rest of a query string (UTM tags) passes through untouched. */
-const OWN_KEYS = ["q", "genre", "category", "page"] as const;
+const OWN_KEYS = ["q", "genre", "category", "region", "page"] as const;
+
+/** Remembers the catalog's region choice; the catalog page applies it when a URL names no region. */
+export const GIFT_REGION_COOKIE = "gk_gift_region";
+
+export function readRegion(value: string | undefined): string | undefined {
+  return value && REGION_CODE_PATTERN.test(value) ? value.toUpperCase() : undefined;
+}
 
 type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -51,6 +61,8 @@ export function readCatalogView(params: SearchParamsInput): CatalogView {
   if (genre && genre.length <= CATALOG_GENRE_MAX_LENGTH) view.genre = genre.toLowerCase();
   const category = get("category");
   if (isStoreCategory(category)) view.category = category;
+  const region = readRegion(get("region"));
+  if (region) view.region = region;
   const page = get("page");
   // The API's pages count from 0: page N here is valid when the API accepts N - 1.
   if (page && /^\d{1,10}$/.test(page) && Number(page) >= 1 && Number(page) - 1 <= CATALOG_MAX_PAGE) view.page = Number(page);
@@ -70,6 +82,7 @@ export function catalogSearch(view: Partial<CatalogView>, keep?: URLSearchParams
   if (view.q) out.set("q", view.q);
   if (view.genre) out.set("genre", view.genre);
   if (view.category) out.set("category", view.category);
+  if (view.region) out.set("region", view.region);
   if (view.page && view.page > 1) out.set("page", String(view.page));
   keep?.forEach((value, key) => {
     if (!(OWN_KEYS as readonly string[]).includes(key)) out.append(key, value);
@@ -90,6 +103,7 @@ export function toCatalogQuery(view: CatalogView, lang: Language): CatalogQuery 
     genre: view.genre,
     steamCategory: view.category,
     query: view.q,
+    giftableTo: view.region,
     lang,
   };
 }
@@ -100,6 +114,7 @@ export function catalogApiPath(query: CatalogQuery): `/api/v1/${string}` {
   if (query.genre) params.set("genre", query.genre);
   if (query.steamCategory) params.set("steamCategory", query.steamCategory);
   if (query.query) params.set("query", query.query);
+  if (query.giftableTo) params.set("giftableTo", query.giftableTo);
   return `/api/v1/gifts/catalog?${params}`;
 }
 

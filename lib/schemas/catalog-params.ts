@@ -8,3 +8,6 @@ export const CATALOG_MAX_LIMIT = 100;
 export const CATALOG_MAX_PAGE = 1_000_000;
 export const CATALOG_QUERY_MAX_LENGTH = 200;
 export const CATALOG_GENRE_MAX_LENGTH = 64;
+
+/** A gift region as the catalog's `giftableTo` takes it: two letters, either case. */
+export const REGION_CODE_PATTERN = /^[A-Za-z]{2}$/;

@@ -6,6 +6,7 @@ import {
   CATALOG_MAX_LIMIT,
   CATALOG_MAX_PAGE,
   CATALOG_QUERY_MAX_LENGTH,
+  REGION_CODE_PATTERN,
   STORE_CATEGORIES,
 } from "./catalog-params";
 import { emptyToUndefined, queryIntSchema } from "./common";
@@ -47,6 +48,20 @@ export const catalogQuerySchema = z.object({
       .max(CATALOG_QUERY_MAX_LENGTH, { error: `query must be 1 to ${CATALOG_QUERY_MAX_LENGTH} characters` })
       .optional()
       .meta({ description: "Full-text search over title and short description (Russian and English)" }),
+  ),
+  giftableTo: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(REGION_CODE_PATTERN, { error: "giftableTo must be a two-letter region code such as KZ" })
+      .transform((v) => v.toUpperCase())
+      .optional()
+      .meta({
+        description:
+          "Only games that can be gifted to this region now: allowed there, not restricted, priced within GIFT_PRICE_GAP of the store's price, released and priced",
+        example: "KZ",
+      }),
   ),
   lang: langSchema,
 });
@@ -97,10 +112,30 @@ export const gamePackageSchema = z
   })
   .meta({ id: "GamePackage" });
 
+export const GIFT_REGION_REFUSALS = ["region_restricted", "region_price_gap"] as const;
+
+export const giftRegionPriceSchema = z
+  .object({
+    region: z.string().meta({ description: "ISO 3166 alpha-2", example: "KZ" }),
+    currency: z.string().nullable().meta({ description: "ISO 4217; null when the store has no price for the region", example: "KZT" }),
+    amount: z.int().nullable().meta({ description: "The main edition's price there, minor units (1/100) of `currency`" }),
+    convertedAmount: z.int().nullable().meta({ description: "`amount` in kopecks at the store's current rate" }),
+    refusal: z
+      .enum(GIFT_REGION_REFUSALS)
+      .nullable()
+      .meta({ description: "Why the main edition cannot be gifted there (the reason POST /gifts/verify would answer); null when it can" }),
+  })
+  .meta({ id: "GiftRegionPrice" });
+
+export type GiftRegionPrice = z.infer<typeof giftRegionPriceSchema>;
+
 export const gameDetailsSchema = catalogGameSchema
   .extend({
     packages: z.array(gamePackageSchema),
     giftRegions: z.array(z.string()).meta({ description: "ISO 3166 alpha-2 codes the game can be gifted to" }),
+    giftRegionPrices: z
+      .array(giftRegionPriceSchema)
+      .meta({ description: "For each of `giftRegions`, the main edition's local price and whether it can be gifted there now" }),
   })
   .meta({ id: "GameDetails" });
 

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { gameAltTitles } from "@/lib/catalog/alt-titles";
 import { gearItems, promoCodes } from "@/lib/db/schema";
+import { refreshGiftability } from "./giftability";
 
 export type FeaturedList = "top_sellers" | "new_releases";
 
@@ -14,6 +15,18 @@ export interface PackageInput {
   priceInitial: number | null;
   priceFinal: number | null;
   discountPercent: number;
+  /** Its offers in gift regions; each replaces the stored offer of its region, other regions' stay. */
+  regionPrices?: RegionPriceInput[];
+}
+
+export interface RegionPriceInput {
+  /** ISO 3166 alpha-2, upper-case. */
+  region: string;
+  /** ISO 4217, upper-case. */
+  currency: string;
+  /** Minor units (1/100) of `currency`; null only when restricted. */
+  amount: number | null;
+  restricted: boolean;
 }
 
 export interface GameInput {
@@ -106,6 +119,17 @@ async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promi
       discount_percent: p.discountPercent,
     })),
   );
+  const regionRows = chunk.flatMap((g) =>
+    g.packages.flatMap((p) =>
+      (p.regionPrices ?? []).map((r) => ({
+        package_id: p.packageId,
+        region: r.region,
+        currency: r.currency,
+        amount: r.amount,
+        restricted: r.restricted,
+      })),
+    ),
+  );
   const appIds = json(chunk.map((g) => g.appId));
   const packageIds = json(packageRows.map((p) => p.package_id));
 
@@ -143,6 +167,13 @@ async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promi
         app_id = excluded.app_id, title = excluded.title, is_main = excluded.is_main, position = excluded.position,
         price_initial = excluded.price_initial, price_final = excluded.price_final,
         discount_percent = excluded.discount_percent`);
+    if (regionRows.length > 0)
+      await tx.execute(sql`
+        INSERT INTO package_region_prices (package_id, region, currency, amount, restricted)
+        SELECT * FROM json_to_recordset(${json(regionRows)}::json)
+          AS r(package_id int, region text, currency text, amount int, restricted boolean)
+        ON CONFLICT (package_id, region) DO UPDATE SET
+          currency = excluded.currency, amount = excluded.amount, restricted = excluded.restricted`);
   });
   return packageRows.length;
 }
@@ -210,9 +241,13 @@ export async function upsertPromoCodes(db: Database, input: readonly PromoCodeIn
 }
 
 /**
- * Brings the catalog's per-filter totals (the catalog_counts view) up to date. Every path that writes
- * games or packages calls it once when done: per batch would recount the whole catalog each time.
+ * Brings what the catalog derives from games, prices and rates up to date: which games can be
+ * gifted where (giftable_games) and the per-filter totals (catalog_counts, giftable_counts). Every
+ * path that writes games, packages, regional prices or rates calls it once when done: per batch
+ * would recount the whole catalog each time.
  */
 export async function refreshCatalogCounts(db: Database): Promise<void> {
+  await refreshGiftability(db);
   await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_counts`);
+  await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY giftable_counts`);
 }

@@ -5,9 +5,11 @@ import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
 import { toLatin } from "@/lib/catalog/transliterate";
 import { isAppId } from "@/lib/schemas/common";
-import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
+import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, GiftRegionPrice, Language, Price } from "@/lib/schemas/catalog";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
+import { convertedKopecks, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
+import { mainEditionOffers } from "./giftability";
 
 const MAX_SEARCH_TERMS = 8;
 
@@ -119,10 +121,19 @@ const catalogCache = new TtlCache<StoredCatalog>(env.CATALOG_CACHE_TTL_MS, {
 // Totals do not depend on the page, so paging through one filter counts once.
 const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 5000 });
 const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 1 });
+const regionCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 1 });
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export async function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
-  const key = JSON.stringify([query.page, query.limit, query.genre?.toLowerCase(), query.steamCategory, query.query, query.lang]);
+  const key = JSON.stringify([
+    query.page,
+    query.limit,
+    query.genre?.toLowerCase(),
+    query.steamCategory,
+    query.query,
+    query.giftableTo,
+    query.lang,
+  ]);
   const { games, total } = await catalogCache.get(key, () => readCatalog(db, query));
   return { games: games.map((game) => withOrigin(game, origin)), total };
 }
@@ -155,37 +166,49 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
     rank = search.rank;
   }
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
-  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query]);
+  // giftableTo walks the region's slice of giftable_games in catalog order (it copies sort_rank),
+  // joining games only for the other filters: an indexed join, nothing computed per request.
+  const source =
+    query.giftableTo === undefined
+      ? { from: sql`games g`, order: sql`g.sort_rank, g.app_id` }
+      : {
+          from: sql`giftable_games gg JOIN games g ON g.app_id = gg.app_id AND gg.region = ${query.giftableTo}`,
+          order: sql`gg.sort_rank, gg.app_id`,
+        };
+  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query, query.giftableTo]);
   // The page's ids come from the narrow sort index first; only those rows are joined and read,
   // so a deep page does not drag 100,000 wide rows through the join.
   const [page, total] = await Promise.all([
     db.execute<GameRow>(
       sql`SELECT ${GAME_COLUMNS}
-          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM games g ${whereSql}
-                ORDER BY rank DESC, g.sort_rank, g.app_id
+          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM ${source.from} ${whereSql}
+                ORDER BY rank DESC, ${source.order}
                 LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
           JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
           ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
     ),
-    totalCache.get(countKey, () => countGames(db, query, whereSql)),
+    totalCache.get(countKey, () => countGames(db, query, source.from, whereSql)),
   ]);
   return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
 }
 
 /**
- * Without a search the total comes from catalog_counts, the per-filter totals every catalog write
- * refreshes; a search counts its matches, which the text and trigram indexes find directly.
+ * Without a search the total comes from catalog_counts (giftable_counts with giftableTo), the
+ * per-filter totals every catalog write refreshes; a search counts its matches, which the text and
+ * trigram indexes find directly.
  */
-async function countGames(db: Database, query: CatalogQuery, whereSql: SQL): Promise<number> {
+async function countGames(db: Database, query: CatalogQuery, from: SQL, whereSql: SQL): Promise<number> {
   if (query.query === undefined) {
     const genre = query.genre?.toLowerCase() ?? "*";
     const category = query.steamCategory ?? "*";
     const { rows } = await db.execute<{ total: number }>(
-      sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`,
+      query.giftableTo === undefined
+        ? sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`
+        : sql`SELECT total FROM giftable_counts WHERE region = ${query.giftableTo} AND genre = ${genre} AND category = ${category}`,
     );
     return rows[0]?.total ?? 0;
   }
-  const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM games g ${whereSql}`);
+  const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM ${from} ${whereSql}`);
   return rows[0]?.total ?? 0;
 }
 
@@ -193,6 +216,7 @@ export function clearCatalogCache(): void {
   catalogCache.clear();
   totalCache.clear();
   genreCache.clear();
+  regionCache.clear();
 }
 
 interface PackageRow extends Record<string, unknown> {
@@ -209,7 +233,7 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
   if (typeof appIdParam === "string" && !isAppId(appIdParam))
     throw new DomainError("game_not_found", { appId: appIdParam.slice(0, 64) }, "appId");
   const appId = Number(appIdParam);
-  const [games, packages] = await Promise.all([
+  const [games, packages, offers] = await Promise.all([
     db.execute<GameRow & { gift_regions: string[] }>(
       sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM games g ${MAIN_PACKAGE} WHERE g.app_id = ${appId}`,
     ),
@@ -217,6 +241,7 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent
           FROM packages WHERE app_id = ${appId} ORDER BY is_main DESC, position, package_id`,
     ),
+    mainEditionOffers(db, appId),
   ]);
   const row = games.rows[0];
   if (!row) throw new DomainError("game_not_found", { appId }, "appId");
@@ -229,7 +254,15 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       price: toPrice(p.price_initial, p.price_final, p.discount_percent),
     })),
     giftRegions: row.gift_regions,
+    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(region, row.price_final, offers.get(region))),
   };
+}
+
+function giftRegionPrice(region: string, storePrice: number | null, offer: RegionOffer | undefined): GiftRegionPrice {
+  const refusal = storePrice === null ? null : regionRefusal({ storePrice, offer, maxGapPercent: env.GIFT_PRICE_GAP });
+  const converted =
+    offer?.amount != null && offer.rubMicrosPerUnit !== null ? convertedKopecks(offer.amount, offer.rubMicrosPerUnit) : null;
+  return { region, currency: offer?.currency ?? null, amount: offer?.amount ?? null, convertedAmount: converted, refusal };
 }
 
 /** The game's original title, or null when the store does not have it. */
@@ -245,5 +278,15 @@ export function listGenres(db: Database): Promise<string[]> {
       sql`SELECT genre FROM catalog_counts WHERE category = '*' AND genre <> '*' ORDER BY total DESC, genre`,
     );
     return rows.map((row) => row.genre);
+  });
+}
+
+/** Every region some game can be gifted to now, most games first: the catalog's region choices. */
+export function listGiftRegions(db: Database): Promise<string[]> {
+  return regionCache.get("regions", async () => {
+    const { rows } = await db.execute<{ region: string }>(
+      sql`SELECT region FROM giftable_counts WHERE genre = '*' AND category = '*' ORDER BY total DESC, region`,
+    );
+    return rows.map((row) => row.region);
   });
 }

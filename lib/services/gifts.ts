@@ -2,10 +2,12 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
 import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
-import { giftRefusal } from "@/lib/catalog/availability";
+import { convertedKopecks, giftRefusal } from "@/lib/catalog/availability";
+import { env } from "@/lib/env";
 import { inviteRecipient } from "@/lib/steam";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
+import { packageRegionOffers } from "./giftability";
 import { createIntent, intentCreated } from "./intents";
 
 interface GiftTargetRow extends Record<string, unknown> {
@@ -38,8 +40,32 @@ export async function verifyGift(
   if (game.package_id === null)
     throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
   const region = input.target.region;
-  const refusal = giftRefusal({ comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions }, region);
-  if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, "target.region");
+  const editionId = game.package_id;
+  const offer = (await packageRegionOffers(db, editionId, region)).get(region);
+  const maxGapPercent = env.GIFT_PRICE_GAP;
+  const refusal = giftRefusal(
+    { comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions },
+    region,
+    game.price_final === null ? undefined : { storePrice: game.price_final, offer, maxGapPercent },
+  );
+  const param = "target.region";
+  if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, param);
+  if (refusal === "region_restricted") throw new DomainError(refusal, { appId, packageId: editionId, region }, param);
+  if (refusal === "region_price_gap") {
+    const { currency, amount, rubMicrosPerUnit } = offer!;
+    const convertedAmount = rubMicrosPerUnit === null ? null : convertedKopecks(amount!, rubMicrosPerUnit);
+    const facts = {
+      appId,
+      packageId: editionId,
+      region,
+      currency,
+      amount: amount!,
+      convertedAmount,
+      storeAmount: game.price_final!,
+      maxGapPercent,
+    };
+    throw new DomainError(refusal, facts, param);
+  }
   if (refusal) throw new DomainError(refusal, { appId });
   const price = game.price_final!;
   // The schema refused a link that does not decode, so this names an account.

@@ -129,6 +129,23 @@ describe("GET /gifts/catalog", () => {
     expect(tagged.body).toEqual(plain.body);
   });
 
+  it("lists only the games giftable to giftableTo now, in either case, with an exact total", async () => {
+    const expected = await appQuery<{ app_id: number }>(
+      "SELECT app_id FROM giftable_games WHERE region = 'BY' ORDER BY sort_rank, app_id LIMIT 100",
+    );
+    const [count] = await appQuery<{ n: number }>("SELECT count(*)::int AS n FROM giftable_games WHERE region = 'BY'");
+    const res = await api(`${CATALOG}?giftableTo=by&limit=100`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(count!.n);
+    expect(res.body.games.map((g: { appId: number }) => g.appId)).toEqual(expected.map((r) => r.app_id));
+    // Cyberpunk 2077 is allowed in BY but priced far below the store there; Portal 2 is fine.
+    const ids = res.body.games.map((g: { appId: number }) => g.appId);
+    expect(ids).not.toContain(1091500);
+    expect(ids).toContain(620);
+    const kz = await api(`${CATALOG}?giftableTo=KZ&limit=5`);
+    expect(kz.body.games.map((g: { appId: number }) => g.appId)).toContain(1091500);
+  });
+
   it.each([
     ["limit=0", "limit must be an integer from 1 to 100"],
     ["limit=101", "limit must be an integer from 1 to 100"],
@@ -138,6 +155,8 @@ describe("GET /gifts/catalog", () => {
     ["steamCategory=hot", "steamCategory must be one of: specials, coming_soon, top_sellers, new_releases"],
     [`query=${"x".repeat(201)}`, "query must be 1 to 200 characters"],
     ["lang=de", "lang must be one of: ru, en"],
+    ["giftableTo=KAZ", "giftableTo must be a two-letter region code such as KZ"],
+    ["giftableTo=K1", "giftableTo must be a two-letter region code such as KZ"],
   ])("rejects %s", async (qs, message) => {
     const res = await api(`${CATALOG}?${qs}`);
     expect(res.status).toBe(400);

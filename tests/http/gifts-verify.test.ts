@@ -94,6 +94,12 @@ describe("POST /gifts/verify", () => {
       409,
       "game 620 cannot be gifted to region TR; it can be gifted to: RU, KZ, BY, UA, AM, GE, UZ",
     ],
+    [
+      "a region the edition is restricted in",
+      gift({ item: "1091500" }, { region: "AM" }),
+      409,
+      "package 10915001 of game 1091500 may not be gifted to region AM",
+    ],
     ["a non-giftable game", gift({ item: "730" }), 409, "game 730 has no price yet and cannot be bought"],
     ["an unknown promo code", gift({ code: "NOPE" }), 400, "promo code NOPE does not exist"],
     ["an expired promo code", gift({ code: "EXPIRED2025" }), 400, "promo code EXPIRED2025 has expired"],

@@ -11,6 +11,7 @@ export const catalog = defineMessages({
     filters: "Фильтры",
     search: { label: "Поиск игр", placeholder: "Название или описание" },
     genre: { label: "Жанр", all: "Все жанры" },
+    region: { label: "Подарить в", any: "Любой регион" },
     category: { label: "Подборка", all: "Все игры" },
     categories: {
       specials: "Скидки",
@@ -74,6 +75,7 @@ export const catalog = defineMessages({
     filters: "Filters",
     search: { label: "Search games", placeholder: "Title or description" },
     genre: { label: "Genre", all: "All genres" },
+    region: { label: "Gift to", any: "Any region" },
     category: { label: "Collection", all: "All games" },
     categories: {
       specials: "Specials",

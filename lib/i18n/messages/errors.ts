@@ -32,6 +32,9 @@ const ru = {
   game_not_released: "Игра ещё не вышла — купить её пока нельзя.",
   game_not_priced: "Эта игра сейчас не продаётся.",
   region_not_giftable: "Эту игру нельзя подарить в регион «{region}». Доступны: {allowed}.",
+  region_restricted: "Это издание не продаётся в регионе «{region}», поэтому подарить его туда нельзя. Выберите другой регион.",
+  region_price_gap:
+    "В регионе «{region}» цена этой игры слишком отличается от нашей, поэтому подарить её туда сейчас нельзя. Выберите другой регион.",
   platform_not_found: "Предметов этой игры больше нет в магазине. Выберите другую игру.",
   item_not_found: "Этого предмета больше нет в магазине. Выберите другой.",
   out_of_stock: "«{item}» закончился, пока вы оформляли заказ. Наличие обновлено — выберите другой предмет.",
@@ -89,6 +92,9 @@ export const errors = defineMessages({
       game_not_released: "This game is not out yet and cannot be bought yet.",
       game_not_priced: "This game is not on sale right now.",
       region_not_giftable: "This game cannot be gifted to “{region}”. Available: {allowed}.",
+      region_restricted: "This edition is not sold in “{region}”, so it cannot be gifted there. Please choose another region.",
+      region_price_gap:
+        "This game's price in “{region}” differs too much from ours, so it cannot be gifted there right now. Please choose another region.",
       platform_not_found: "This game's items are no longer in the store. Please choose another game.",
       item_not_found: "This item is no longer in the store. Please choose another.",
       out_of_stock: "“{item}” sold out while you were checking out. Availability is updated — please choose another item.",

@@ -11,6 +11,14 @@ export const game = defineMessages({
       title: "Куда можно подарить",
       body: "Подарок получит друг с аккаунтом из одного из этих регионов.",
       none: "Сейчас эту игру нельзя подарить ни в один регион.",
+      region: "Регион",
+      localPrice: "Цена в регионе",
+      status: "Подарок",
+      giftable: "Можно подарить",
+      refusals: {
+        region_restricted: "Не продаётся в этом регионе",
+        region_price_gap: "Нельзя: цена слишком отличается от нашей",
+      },
     },
     buy: "Купить в подарок",
     unavailable: {
@@ -35,6 +43,14 @@ export const game = defineMessages({
       title: "Where it can be gifted",
       body: "Your friend's account must be in one of these regions.",
       none: "This game cannot be gifted to any region right now.",
+      region: "Region",
+      localPrice: "Local price",
+      status: "Gift",
+      giftable: "Can be gifted",
+      refusals: {
+        region_restricted: "Not sold in this region",
+        region_price_gap: "No: the price differs too much from ours",
+      },
     },
     buy: "Buy as a gift",
     unavailable: {

@@ -123,7 +123,7 @@ export default async function GamePage({ params }: { params: Params }) {
 
       <div className="mt-10 grid gap-10 md:grid-cols-2">
         <Editions packages={game.packages} locale={locale} t={t} />
-        <GiftRegions regions={game.giftRegions} locale={locale} t={t} />
+        <GiftRegions regions={game.giftRegionPrices} locale={locale} t={t} />
       </div>
 
       {availability === null && (

@@ -1,0 +1,45 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, test } from "../fixtures";
+
+// Regions with their prices (issue 14): Cyberpunk 2077 (1091500) can be gifted to RU and KZ, is priced
+// far below the store in BY and is not sold in AM (lib/demo/generate.ts pins these).
+
+test.use({ locale: "ru-RU" });
+
+const regionRows = (page: Page) => page.getByRole("region", { name: "Куда можно подарить" }).getByRole("row");
+const regionSelect = (page: Page) => page.getByRole("combobox", { name: "Подарить в" });
+const total = (page: Page) => page.getByRole("heading", { level: 2, name: /^Найден/ });
+const cardTitles = (page: Page) => page.getByRole("region", { name: /Найден/ }).getByRole("heading", { level: 3 });
+
+test("the game page shows, per region, the local price and whether it can be gifted there", async ({ page }) => {
+  await page.goto("/games/1091500");
+  await expect(regionRows(page).filter({ hasText: "Россия" })).toContainText(/1\s499,50\s₽.*Можно подарить/);
+  await expect(regionRows(page).filter({ hasText: "Казахстан" })).toContainText(/(₸|KZT).*≈.*₽.*Можно подарить/);
+  await expect(regionRows(page).filter({ hasText: "Беларусь" })).toContainText(/\$.*Нельзя: цена слишком отличается от нашей/);
+  await expect(regionRows(page).filter({ hasText: "Армения" })).toContainText("Не продаётся в этом регионе");
+  await expectAccessible(page);
+});
+
+test("the catalog's region control filters to giftable games and is remembered", async ({ page }) => {
+  await page.goto("/");
+  const all = (await total(page).textContent()) ?? "";
+  await regionSelect(page).selectOption({ label: "Беларусь" });
+  await expect(page).toHaveURL(/[?&]region=BY(&|$)/);
+  await expect(total(page)).not.toHaveText(all);
+  await expect(cardTitles(page).filter({ hasText: "Portal 2" })).toHaveCount(1);
+  await expect(cardTitles(page).filter({ hasText: "Cyberpunk 2077" })).toHaveCount(0);
+  const filtered = (await total(page).textContent()) ?? "";
+
+  // A fresh visit without the parameter comes back to the same region.
+  await page.goto("/");
+  await expect(page).toHaveURL(/[?&]region=BY(&|$)/);
+  await expect(regionSelect(page)).toHaveValue("BY");
+  await expect(total(page)).toHaveText(filtered);
+
+  // "Any region" forgets it.
+  await regionSelect(page).selectOption({ label: "Любой регион" });
+  await expect(page).not.toHaveURL(/region=/);
+  await page.goto("/");
+  await expect(page).not.toHaveURL(/region=/);
+  await expect(total(page)).toHaveText(all);
+});
