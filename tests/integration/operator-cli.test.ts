@@ -85,7 +85,7 @@ describe("db:seed and catalog:import", () => {
   it.each([
     ["db-seed.ts", ["--games", "many"], 'db:seed: --games must be an integer from 7 to 1000000 (got "many")'],
     ["db-seed.ts", ["--fast"], "db:seed: Unknown option '--fast'"],
-    ["catalog-import.ts", [], "catalog:import: give exactly one FILE to import"],
+    ["catalog-import.ts", [], "catalog:import: give exactly one FILE fetched with cc=ru, and any number of CC=FILE"],
   ])("%s %j exits 2", (script, args, message) => {
     const result = run(script, args);
     expect(result.status).toBe(2);
