@@ -17,7 +17,7 @@ import { inviteRecipient } from "@/lib/steam";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "./checkout-fields";
 import { IntentSummary } from "./intent-summary";
 import { useCheckoutForm } from "./use-checkout-form";
-import { restoreFields, restoreOrder, useSessionState } from "./use-session-state";
+import { checkoutKeys, restoreFields, restoreOrder, useSessionState } from "./use-session-state";
 
 export interface GiftCheckoutProps {
   /** The game as GET /api/v1/gifts/games/{appId} (or getGameOrThrow) returns it. */
@@ -79,9 +79,9 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     code: "",
   });
   // Kept for the tab, so Back from the payment page finds the form and the order again.
-  const [values, setValues] = useSessionState<Values>(`gift:${game.appId}:form`, initial, restoreFields);
+  const [values, setValues] = useSessionState<Values>(checkoutKeys.gift(game.appId).form, initial, restoreFields);
   const [result, setResult] = useSessionState<{ response: GiftVerifyResponse; values: Values } | null>(
-    `gift:${game.appId}:order`,
+    checkoutKeys.gift(game.appId).order,
     null,
     restoreOrder,
   );

@@ -42,6 +42,12 @@ function parse(raw: string): unknown {
   }
 }
 
+/** Where the checkout forms keep their values and the order they made. */
+export const checkoutKeys = {
+  gift: (appId: number) => ({ form: `gift:${appId}:form`, order: `gift:${appId}:order` }),
+  gear: { form: "gear:form", order: "gear:order" },
+};
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Restores saved form values field by field: only the fields `fresh` has, and only with the same type. */
@@ -94,4 +100,14 @@ export function useSessionState<T>(
     [key, fresh, restore],
   );
   return [value, set];
+}
+
+/**
+ * Drops the saved order `intentId` once it is settled (paid, declined, expired), so Back to its
+ * form shows the form rather than a way to pay for it.
+ */
+export function forgetSettledOrder(key: string, intentId: string): void {
+  const raw = read(key);
+  const saved = raw === null ? null : parse(raw);
+  if (isRecord(saved) && isRecord(saved.response) && saved.response.intentId === intentId) write(key, null);
 }

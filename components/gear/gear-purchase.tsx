@@ -5,7 +5,7 @@ import { useId, useMemo, useState, type FormEvent } from "react";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "@/components/checkout/checkout-fields";
 import { IntentSummary } from "@/components/checkout/intent-summary";
 import { useCheckoutForm } from "@/components/checkout/use-checkout-form";
-import { restoreFields, restoreOrder, useSessionState } from "@/components/checkout/use-session-state";
+import { checkoutKeys, restoreFields, restoreOrder, useSessionState } from "@/components/checkout/use-session-state";
 import { ChoiceGroup, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
@@ -79,14 +79,14 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
 
   // Kept for the tab, so Back from the payment page finds the form and the order again.
   const [formValues, setValues] = useSessionState<Values>(
-    "gear:form",
+    checkoutKeys.gear.form,
     { platform: initialPlatform, item: "", account: "", tradeLink: "", email: defaultEmail, code: "" },
     restoreFields,
   );
   const [filter, setFilter] = useState("");
   const filterId = useId();
   const [result, setResult] = useSessionState<{ response: GearIntentResponse; values: Values; itemTitle: string } | null>(
-    "gear:order",
+    checkoutKeys.gear.order,
     null,
     restoreOrder,
   );
