@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from "next";
+import { Suspense } from "react";
 import { AccountNav } from "@/components/account/account-nav";
 import { Providers } from "@/components/providers";
+import { ArrivalNotice } from "@/components/site/arrival-notice";
 import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
 import { getSessionUser } from "@/lib/auth/session";
@@ -35,6 +37,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <SiteHeader locale={locale} t={t} account={<AccountNav user={user} />} />
           {/* The skip link's target: pages keep their own <main>; this lands right before it. */}
           <div id="content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+            <Suspense fallback={null}>
+              <ArrivalNotice />
+            </Suspense>
             {children}
           </div>
           <SiteFooter t={t} />

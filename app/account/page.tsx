@@ -11,7 +11,9 @@ import { WebhookEndpoints, type EndpointRow } from "@/components/account/webhook
 import { WebhookSecret } from "@/components/account/webhook-secret";
 import { getSessionUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import type { Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
+import { regionName } from "@/lib/i18n/regions";
 import { getMessages } from "@/lib/i18n/server";
 import { effectiveStatus } from "@/lib/intents/states";
 import { listUserIntents, type UserIntent } from "@/lib/services/account";
@@ -38,6 +40,7 @@ const webhookActions = {
 };
 
 const INTENTS_PER_PAGE = 20;
+const CAMPAIGN_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term"] as const;
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -63,7 +66,7 @@ function tokenRow(token: Awaited<ReturnType<typeof listApiTokens>>[number], now:
   };
 }
 
-function intentRow(intent: UserIntent, locale: string, now: Date): IntentRow {
+function intentRow(intent: UserIntent, locale: Locale, now: Date): IntentRow {
   const status = effectiveStatus(intent.status, intent.expiresAt, now);
   return {
     id: intent.id,
@@ -76,8 +79,12 @@ function intentRow(intent: UserIntent, locale: string, now: Date): IntentRow {
     discountAmount: intent.discountAmount,
     feeAmount: intent.feeAmount,
     paymentAmount: intent.paymentAmount,
-    utmSource: intent.attribution?.utm_source ?? null,
-    utmMedium: intent.attribution?.utm_medium ?? null,
+    recipient: intent.kind === "gift" ? (intent.recipientSteamId ?? intent.inviteUrl) : intent.account,
+    region: intent.giftRegion ? regionName(intent.giftRegion, locale) : null,
+    campaign: CAMPAIGN_KEYS.flatMap((key) => {
+      const value = intent.attribution?.[key];
+      return value ? [{ key, value }] : [];
+    }),
     tokenName: intent.tokenName,
     tokenPurpose: intent.tokenPurpose,
     hasCallbackUrl: intent.callbackUrl !== null,
@@ -134,10 +141,11 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const now = new Date();
   const m = t.account;
   const sections = [
+    // What a shopper comes for first; the partner's tools follow.
+    { id: "orders", title: m.intents.title },
     { id: "tokens", title: m.tokens.title },
     { id: "callbacks", title: m.secret.title },
     { id: "webhooks", title: m.webhooks.title },
-    { id: "orders", title: m.intents.title },
     { id: "password", title: m.password.title },
   ];
 
@@ -162,6 +170,18 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           ))}
         </ul>
       </nav>
+
+      <section id="orders" aria-labelledby="orders-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="orders-title" className="text-xl font-semibold">
+          {m.intents.title}
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-slate-300">{m.intents.lead}</p>
+        <IntentList
+          intents={intents.intents.map((intent) => intentRow(intent, locale, now))}
+          olderHref={intents.nextBefore ? `/account?before=${intents.nextBefore}#orders` : null}
+          newestHref={before ? "/account#orders" : null}
+        />
+      </section>
 
       <section id="tokens" aria-labelledby="tokens-title" className={`${cardClass} mt-6 scroll-mt-4`}>
         <h2 id="tokens-title" className="text-xl font-semibold">
@@ -195,18 +215,6 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
         </h2>
         <p className="mt-1 mb-4 max-w-3xl text-sm leading-relaxed text-slate-300">{m.webhooks.lead}</p>
         <WebhookEndpoints endpoints={endpointRows} actions={webhookActions} />
-      </section>
-
-      <section id="orders" aria-labelledby="orders-title" className={`${cardClass} mt-6 scroll-mt-4`}>
-        <h2 id="orders-title" className="text-xl font-semibold">
-          {m.intents.title}
-        </h2>
-        <p className="mt-1 mb-4 text-sm text-slate-300">{m.intents.lead}</p>
-        <IntentList
-          intents={intents.intents.map((intent) => intentRow(intent, locale, now))}
-          olderHref={intents.nextBefore ? `/account?before=${intents.nextBefore}#orders` : null}
-          newestHref={before ? "/account#orders" : null}
-        />
       </section>
 
       <section id="password" aria-labelledby="password-title" className={`${cardClass} mt-6 scroll-mt-4`}>

@@ -35,7 +35,7 @@ export function CopyButton({
   value: string;
   /** Accessible name, starting with the visible word ("Copy token"). */
   label?: string;
-  selectTarget?: React.RefObject<HTMLInputElement | null>;
+  selectTarget?: React.RefObject<HTMLInputElement | HTMLTextAreaElement | null>;
 }) {
   const { t } = useI18n();
   const [outcome, setOutcome] = useState<"idle" | "copied" | "manual">("idle");

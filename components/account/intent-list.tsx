@@ -33,8 +33,12 @@ export interface IntentRow {
   discountAmount: number;
   feeAmount: number;
   paymentAmount: number;
-  utmSource: string | null;
-  utmMedium: string | null;
+  /** A gift's friend (SteamID64, or the invite link when not decoded) or the gear's account. */
+  recipient: string | null;
+  /** A gift's region, by name. */
+  region: string | null;
+  /** The visit's campaign tags, in the order source, medium, campaign, content, term. */
+  campaign: { key: "utm_source" | "utm_medium" | "utm_campaign" | "utm_content" | "utm_term"; value: string }[];
   tokenName: string;
   tokenPurpose: "api" | "storefront";
   hasCallbackUrl: boolean;
@@ -134,6 +138,18 @@ export function IntentList({
                   <dt className="text-slate-400">{m.idLabel}</dt>
                   <dd className="mt-0.5 font-mono text-xs break-all">{intent.id}</dd>
                 </div>
+                {intent.recipient ? (
+                  <div className="col-span-2 lg:col-span-1">
+                    <dt className="text-slate-400">{m.recipient[intent.kind]}</dt>
+                    <dd className="mt-0.5 font-mono text-xs break-all">{intent.recipient}</dd>
+                  </div>
+                ) : null}
+                {intent.region ? (
+                  <div>
+                    <dt className="text-slate-400">{m.region}</dt>
+                    <dd className="mt-0.5">{intent.region}</dd>
+                  </div>
+                ) : null}
                 <div>
                   <dt className="text-slate-400">{m.via}</dt>
                   <dd className="mt-0.5 break-words">
@@ -143,14 +159,9 @@ export function IntentList({
                 <div>
                   <dt className="text-slate-400">{m.attribution}</dt>
                   <dd className="mt-0.5 break-words">
-                    {intent.utmSource || intent.utmMedium ? (
-                      <>
-                        <code className="font-mono text-xs">utm_source</code> {intent.utmSource ?? "—"} ·{" "}
-                        <code className="font-mono text-xs">utm_medium</code> {intent.utmMedium ?? "—"}
-                      </>
-                    ) : (
-                      m.noAttribution
-                    )}
+                    {intent.campaign.length > 0
+                      ? intent.campaign.map(({ key, value }) => `${m.campaign[key]}: ${value}`).join(" · ")
+                      : m.noAttribution}
                   </dd>
                 </div>
                 {times.map(([key, value]) =>
@@ -165,39 +176,42 @@ export function IntentList({
                 )}
               </dl>
 
-              <div className="mt-3 border-t border-slate-800 pt-3 text-sm">
-                <h4 className="text-slate-400">{m.callbacks}</h4>
-                {intent.callbacks.length === 0 ? (
-                  <p className="mt-0.5">{intent.hasCallbackUrl ? m.noCallbacks : m.noCallbackUrl}</p>
-                ) : (
-                  <ul className="mt-1 space-y-1">
-                    {intent.callbacks.map((callback) => (
-                      <li key={callback.id} className="flex flex-wrap items-baseline gap-x-2">
-                        <code className="font-mono text-xs text-sky-200">{callback.eventType}</code>
-                        <span className={`font-medium ${callbackClass[callback.status]}`}>{m.callbackStatus[callback.status]}</span>
-                        <span className="text-slate-300">{plural(locale, callback.attemptCount, m.attempts)}</span>
-                        {callback.attemptCount > 0 ? (
-                          <span className="text-slate-300">
-                            {format(m.lastAnswer, {
-                              answer:
-                                callback.lastResponseStatus !== null
-                                  ? `HTTP ${callback.lastResponseStatus}`
-                                  : (callback.lastError ?? m.noAnswer),
-                            })}
-                          </span>
-                        ) : null}
-                        {callback.status === "pending" ? (
-                          <span className="text-slate-300">
-                            {m.nextAttempt.split("{time}")[0]}
-                            <LocalTime value={callback.nextAttemptAt} />
-                            {m.nextAttempt.split("{time}")[1]}
-                          </span>
-                        ) : null}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </div>
+              {/* Notifications to a partner's server: nothing to say about an order placed on this site. */}
+              {intent.hasCallbackUrl || intent.callbacks.length > 0 ? (
+                <div className="mt-3 border-t border-slate-800 pt-3 text-sm">
+                  <h4 className="text-slate-400">{m.callbacks}</h4>
+                  {intent.callbacks.length === 0 ? (
+                    <p className="mt-0.5">{intent.hasCallbackUrl ? m.noCallbacks : m.noCallbackUrl}</p>
+                  ) : (
+                    <ul className="mt-1 space-y-1">
+                      {intent.callbacks.map((callback) => (
+                        <li key={callback.id} className="flex flex-wrap items-baseline gap-x-2">
+                          <code className="font-mono text-xs text-sky-200">{callback.eventType}</code>
+                          <span className={`font-medium ${callbackClass[callback.status]}`}>{m.callbackStatus[callback.status]}</span>
+                          <span className="text-slate-300">{plural(locale, callback.attemptCount, m.attempts)}</span>
+                          {callback.attemptCount > 0 ? (
+                            <span className="text-slate-300">
+                              {format(m.lastAnswer, {
+                                answer:
+                                  callback.lastResponseStatus !== null
+                                    ? `HTTP ${callback.lastResponseStatus}`
+                                    : (callback.lastError ?? m.noAnswer),
+                              })}
+                            </span>
+                          ) : null}
+                          {callback.status === "pending" ? (
+                            <span className="text-slate-300">
+                              {m.nextAttempt.split("{time}")[0]}
+                              <LocalTime value={callback.nextAttemptAt} />
+                              {m.nextAttempt.split("{time}")[1]}
+                            </span>
+                          ) : null}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              ) : null}
 
               <p className="mt-4 flex flex-wrap items-center gap-x-5 gap-y-3">
                 {intent.payable ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import { withArrivalNotice } from "@/components/site/arrival-notice";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { signInWithPassword } from "@/lib/queries/auth-client";
 import { PASSWORD_MIN_LENGTH, signUpRequestSchema, type AccountFieldErrors } from "@/lib/schemas/account";
@@ -33,7 +34,11 @@ export function SignUpForm({
     if (!result.ok) return "rateLimited" in result ? { kind: "notice", notice: "rateLimited" } : { kind: "fields", errors: result.errors };
     const signedIn = await signInWithPassword(credentials.email, credentials.password);
     // The account exists either way; if the sign-in step failed, the sign-in page says so.
-    window.location.assign(signedIn.ok ? callbackUrl : `${signInHref}${signInHref.includes("?") ? "&" : "?"}notice=signedUp`);
+    window.location.assign(
+      signedIn.ok
+        ? withArrivalNotice(callbackUrl, "accountCreated")
+        : `${signInHref}${signInHref.includes("?") ? "&" : "?"}notice=signedUp`,
+    );
     return { kind: "leaving" };
   }
 

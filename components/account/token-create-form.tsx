@@ -29,7 +29,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
   const formRef = useRef<HTMLFormElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const createdHeading = useRef<HTMLHeadingElement>(null);
-  const tokenInput = useRef<HTMLInputElement>(null);
+  const tokenInput = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
     if (created) createdHeading.current?.focus();
@@ -97,15 +97,18 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
           <label htmlFor="new-token-value" className="mt-3 block text-sm font-medium text-slate-200">
             {m.createdLabel}
           </label>
-          <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
-            <input
+          {/* The whole token, wrapped, on a row of its own: beside the Copy button and its "Copied"
+              it was squeezed to its first characters in this narrow column. */}
+          <div className="mt-1 flex flex-col items-start gap-2">
+            <textarea
               ref={tokenInput}
               id="new-token-value"
               readOnly
+              rows={2}
               value={created.token}
               aria-describedby="new-token-warning"
               onFocus={(e) => e.currentTarget.select()}
-              className={`${inputClass} font-mono text-sm sm:flex-1`}
+              className={`${inputClass} w-full resize-none font-mono text-sm break-all`}
             />
             <CopyButton value={created.token} label={`${t.account.copy.copy}: ${m.createdLabel}`} selectTarget={tokenInput} />
           </div>

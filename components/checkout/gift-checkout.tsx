@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent } from "react";
+import { useId, type FormEvent } from "react";
 import { ChoiceGroup, SelectField, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
@@ -17,6 +17,7 @@ import { inviteRecipient } from "@/lib/steam";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "./checkout-fields";
 import { IntentSummary } from "./intent-summary";
 import { useCheckoutForm } from "./use-checkout-form";
+import { checkoutKeys, restoreFields, restoreOrder, useSessionState } from "./use-session-state";
 
 export interface GiftCheckoutProps {
   /** The game as GET /api/v1/gifts/games/{appId} (or getGameOrThrow) returns it. */
@@ -77,8 +78,13 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     fee: "excluded",
     code: "",
   });
-  const [values, setValues] = useState<Values>(initial);
-  const [result, setResult] = useState<{ response: GiftVerifyResponse; values: Values } | null>(null);
+  // Kept for the tab, so Back from the payment page finds the form and the order again.
+  const [values, setValues] = useSessionState<Values>(checkoutKeys.gift(game.appId).form, initial, restoreFields);
+  const [result, setResult] = useSessionState<{ response: GiftVerifyResponse; values: Values } | null>(
+    checkoutKeys.gift(game.appId).order,
+    null,
+    restoreOrder,
+  );
   const verify = useVerifyGift();
   const form = useCheckoutForm({
     loadSchema: loadGiftSchema,

@@ -5,6 +5,7 @@ import { useId, useMemo, useState, type FormEvent } from "react";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "@/components/checkout/checkout-fields";
 import { IntentSummary } from "@/components/checkout/intent-summary";
 import { useCheckoutForm } from "@/components/checkout/use-checkout-form";
+import { checkoutKeys, restoreFields, restoreOrder, useSessionState } from "@/components/checkout/use-session-state";
 import { ChoiceGroup, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
@@ -76,17 +77,19 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
   const gt = t.gear;
   const money = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
 
-  const [formValues, setValues] = useState<Values>({
-    platform: initialPlatform,
-    item: "",
-    account: "",
-    tradeLink: "",
-    email: defaultEmail,
-    code: "",
-  });
+  // Kept for the tab, so Back from the payment page finds the form and the order again.
+  const [formValues, setValues] = useSessionState<Values>(
+    checkoutKeys.gear.form,
+    { platform: initialPlatform, item: "", account: "", tradeLink: "", email: defaultEmail, code: "" },
+    restoreFields,
+  );
   const [filter, setFilter] = useState("");
   const filterId = useId();
-  const [result, setResult] = useState<{ response: GearIntentResponse; values: Values; itemTitle: string } | null>(null);
+  const [result, setResult] = useSessionState<{ response: GearIntentResponse; values: Values; itemTitle: string } | null>(
+    checkoutKeys.gear.order,
+    null,
+    restoreOrder,
+  );
   const create = useCreateGearIntent();
 
   const itemsQuery = useQuery({

@@ -46,12 +46,56 @@ test("a guest is sent to sign in and comes back to the account page after signin
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
   await page.getByRole("button", { name: "Create account" }).click();
 
-  await expect(page).toHaveURL(/\/account$/);
+  // Lands where it was going, and says that it worked, in a status region screen readers announce.
+  await expect(page).toHaveURL(/\/account\?arrived=accountCreated$/);
+  await expect(page.getByRole("status").filter({ hasText: "Done: your account is created and you are signed in." })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
   await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible();
   await expect(page.getByText("No tokens yet. Create your first one with the “New token” form.")).toBeVisible();
   await expect(page.getByText("No orders yet.", { exact: false })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
+});
+
+test("the account page puts orders first: whom for, the region and the whole campaign, in plain words", async ({ page }) => {
+  await page.goto("/sign-in?callbackUrl=%2Fgames%2F620%3Futm_source%3Dvk%26utm_medium%3Dcpc%26utm_campaign%3Dspring-sale");
+  await signIn(page);
+  await page.getByLabel("Your friend's invite link").fill("https://s.team/p/fhgc-rdqr/NQVGTQPG");
+  await page.getByRole("combobox", { name: "Recipient's region" }).selectOption({ label: "Kazakhstan" });
+  await page.getByRole("button", { name: "Create gift order" }).click();
+  await expect(page.getByRole("link", { name: "Proceed to payment" })).toBeVisible();
+
+  await page.goto("/account");
+  await expect(page.getByRole("main").getByRole("heading", { level: 2 }).first()).toHaveText("Your orders");
+  const order = page.getByRole("region", { name: "Your orders" }).getByRole("listitem").first();
+  await expect(order).toContainText("Recipient (friend's account)76561198853767868");
+  await expect(order).toContainText("RegionKazakhstan");
+  await expect(order).toContainText("source: vk · channel: cpc · campaign: spring-sale");
+  await expect(order).toContainText("Placedon the GiftKey site");
+  await expect(order).not.toContainText("utm_");
+  await expect(order).not.toContainText("Notifications to your server");
+  await expectAccessible(page, { context: "the account page with an order", allRules: true });
+});
+
+test("the new token stays whole beside Copy at a laptop's 1366 px", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await signIn(page);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Laptop");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const box = page.getByRole("textbox", { name: "Your new token" });
+  const token = await box.inputValue();
+  await page.getByRole("button", { name: "Copy: Your new token" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  // Every character shows: nothing scrolled away sideways or below, and the box keeps its width.
+  const fit = await box.evaluate((el: HTMLTextAreaElement) => ({
+    width: el.getBoundingClientRect().width,
+    hidden: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+  }));
+  expect(fit.hidden).toBe(false);
+  expect(fit.width).toBeGreaterThan(250);
+  expect(token).toMatch(/^gk_live_[A-Za-z0-9]{43}$/);
+  await expectAccessible(page, { context: "the account page with a new token", allRules: true });
 });
 
 test("sign-up refuses an e-mail that is taken, in any letter case", async ({ page }) => {

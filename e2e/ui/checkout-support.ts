@@ -38,13 +38,33 @@ export async function intentIdFromSummary(page: Page, linkName: string | RegExp)
   return id;
 }
 
-/** A gear intent made through the public API with a storefront session token, as the store's own form makes it. */
-export async function createGearIntent(request: APIRequestContext, baseURL: string, extra: Record<string, unknown> = {}): Promise<string> {
+/** A storefront session token, as the store's own forms get one. */
+async function storefrontToken(request: APIRequestContext, baseURL: string): Promise<string> {
   const session = await request.post("/api/storefront/token", { headers: { origin: baseURL } });
   expect(session.ok()).toBe(true);
-  const { token } = (await session.json()) as { token: string };
+  return ((await session.json()) as { token: string }).token;
+}
+
+/** A gift of Portal 2 (620) to Kazakhstan, made as the game page's form makes it. */
+export async function createGiftIntent(request: APIRequestContext, baseURL: string): Promise<string> {
+  const created = await request.post("/api/v1/gifts/verify", {
+    headers: { authorization: `Bearer ${await storefrontToken(request, baseURL)}` },
+    data: {
+      platform: "store-gift",
+      item: "620",
+      target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "KZ" },
+      email: "e2e@example.com",
+      fee: "excluded",
+    },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { intentId: string }).intentId;
+}
+
+/** A gear intent made through the public API with a storefront session token, as the store's own form makes it. */
+export async function createGearIntent(request: APIRequestContext, baseURL: string, extra: Record<string, unknown> = {}): Promise<string> {
   const created = await request.post("/api/v1/gear", {
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${await storefrontToken(request, baseURL)}` },
     data: { account: "76561198000000001", platform: "730", item: "sticker-capsule", email: "e2e@example.com", ...extra },
   });
   expect(created.status()).toBe(201);

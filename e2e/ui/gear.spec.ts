@@ -67,6 +67,29 @@ test.describe("gear purchase (ru)", () => {
     );
   });
 
+  test("Back from the payment page finds the order and what was typed", async ({ page }) => {
+    await page.goto("/gear");
+    await page.getByRole("radio", { name: /^Sticker Capsule 2/ }).check();
+    await fillAccount(page);
+    await submit(page);
+    const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
+    const intentId = await intentIdFromSummary(page, "Перейти к оплате");
+    await page.getByRole("link", { name: "Перейти к оплате" }).click();
+    await expect(page).toHaveURL(new RegExp(`/pay/${intentId}$`));
+    await page.goBack();
+    await expect(summary).toContainText(`Sticker Capsule 2 для аккаунта ${ACCOUNT}`);
+    await expect(summary).toContainText(intentId);
+
+    // Another order keeps the account and its trade link, and clears the item.
+    await page.getByRole("button", { name: "Оформить ещё один заказ" }).click();
+    await expect(page.getByLabel("SteamID64 аккаунта")).toHaveValue(ACCOUNT);
+    await expect(page.getByLabel("Трейд-ссылка")).toHaveValue(TRADE_LINK);
+    await expect(page.getByRole("radio", { name: /^Sticker Capsule 2/ })).not.toBeChecked();
+    await page.reload();
+    await expect(summary).toHaveCount(0);
+    await expect(page.getByLabel("SteamID64 аккаунта")).toHaveValue(ACCOUNT);
+  });
+
   test("an item out of stock cannot be chosen", async ({ page }) => {
     await page.goto("/gear");
     const awp = page.getByRole("radio", { name: /^AWP \| Asiimov \(Field-Tested\)/ });

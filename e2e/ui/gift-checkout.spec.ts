@@ -56,6 +56,37 @@ test.describe("gift checkout (ru)", () => {
     await expectAccessible(page, { allRules: true });
   });
 
+  test("Back from the payment page finds the order, and the form keeps what was typed until another order", async ({ page }) => {
+    await page.goto("/games/620");
+    await fillGift(page, { code: "welcome10" });
+    // A reload (or leaving and coming back) keeps what was typed so far.
+    await page.reload();
+    await expect(page.getByLabel("Ссылка-приглашение друга")).toHaveValue(INVITE);
+    await expect(page.getByRole("combobox", { name: "Регион получателя" })).toHaveValue("KZ");
+    await expect(page.getByLabel(/Промокод/)).toHaveValue("welcome10");
+    await submit(page);
+
+    const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
+    const intentId = await intentIdFromSummary(page, "Перейти к оплате");
+    await page.getByRole("link", { name: "Перейти к оплате" }).click();
+    await expect(page).toHaveURL(new RegExp(`/pay/${intentId}$`));
+    await page.goBack();
+    await expect(page).toHaveURL(/\/games\/620$/);
+    await expect(summary).toContainText("Подарок: Portal 2, регион Казахстан");
+    await expect(summary).toContainText(intentId);
+    await page.reload();
+    await expect(summary).toContainText(intentId);
+    await expectAccessible(page, { allRules: true });
+
+    // Another order starts afresh, the e-mail kept; and stays so after a reload.
+    await page.getByRole("button", { name: "Оформить ещё один заказ" }).click();
+    await expect(page.getByLabel("Ссылка-приглашение друга")).toHaveValue("");
+    await page.reload();
+    await expect(page.getByLabel("Ссылка-приглашение друга")).toHaveValue("");
+    await expect(page.getByLabel("E-mail для чека")).toHaveValue("gamer@example.com");
+    await expect(summary).toHaveCount(0);
+  });
+
   test("shows the friend's account as the invite link is typed, and refuses a link that names none", async ({ page }) => {
     await page.goto("/games/620");
     const field = page.getByLabel("Ссылка-приглашение друга");

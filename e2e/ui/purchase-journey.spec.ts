@@ -48,7 +48,8 @@ test("gear: the gear page's form, the payment page, Decline, and the canceled re
       )
     )[0]!.n;
   expect(await live()).toBe(1);
-  await page.getByRole("button", { name: "Отказаться от оплаты" }).click();
+  await page.getByRole("link", { name: "Отказаться от оплаты" }).click();
+  await page.getByRole("button", { name: "Да, отказаться" }).click();
 
   await expect(page).toHaveURL(new RegExp(`/pay/${intentId}/result$`));
   await expect(page.getByRole("heading", { name: "Оплата отменена" })).toBeVisible();
@@ -56,4 +57,9 @@ test("gear: the gear page's form, the payment page, Decline, and the canceled re
   expect(intent).toEqual({ status: "canceled" });
   // The reservation no longer holds the unit.
   expect(await live()).toBe(0);
+
+  // Back to the items: the form as the shopper left it, not a way to pay the declined order.
+  await page.getByRole("link", { name: "Вернуться к игровым предметам" }).click();
+  await expect(page.getByLabel("SteamID64 аккаунта")).toHaveValue("76561198000000001");
+  await expect(page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" })).toHaveCount(0);
 });

@@ -6,6 +6,9 @@ export const paymentPagePath = (intentId: string) => `/pay/${intentId}`;
 /** Where the page's Pay and Decline buttons post. */
 export const paymentSubmitPath = (intentId: string) => `/pay/${intentId}/submit`;
 
+/** Where the page's Decline leads: a confirmation with the form that declines (no script needed). */
+export const paymentDeclinePath = (intentId: string) => `/pay/${intentId}/decline`;
+
 /** The store's own page for an intent's outcome, when the intent has no redirect URL of its own. */
 export const paymentResultPath = (intentId: string) => `/pay/${intentId}/result`;
 

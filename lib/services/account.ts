@@ -43,7 +43,12 @@ export interface UserIntent {
   discountAmount: number;
   feeAmount: number;
   paymentAmount: number;
-  attribution: { utm_source?: string; utm_medium?: string } | null;
+  attribution: Partial<Record<"utm_source" | "utm_medium" | "utm_campaign" | "utm_content" | "utm_term", string>> | null;
+  /** Whom it goes to: a gift's recipient (SteamID64 when known, else the invite link) and region; gear's account. */
+  recipientSteamId: string | null;
+  inviteUrl: string | null;
+  giftRegion: string | null;
+  account: string | null;
   /** The token that created it; `storefront` ones are this site's own checkout. */
   tokenName: string;
   tokenPurpose: "api" | "storefront";
@@ -94,6 +99,10 @@ export async function listUserIntents(
       feeAmount: intents.feeAmount,
       paymentAmount: intents.paymentAmount,
       attribution: intents.attribution,
+      recipientSteamId: intents.recipientSteamId,
+      inviteUrl: intents.inviteUrl,
+      giftRegion: intents.giftRegion,
+      account: intents.account,
       tokenName: apiTokens.name,
       tokenPurpose: apiTokens.purpose,
       callbackUrl: intents.callbackUrl,

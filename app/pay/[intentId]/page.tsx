@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AmountTable } from "@/components/orders/amount-table";
 import { getDb } from "@/lib/db/client";
@@ -10,7 +11,7 @@ import { paymentProvider } from "@/lib/payments";
 import { findIntentView } from "@/lib/services/intent-lifecycle";
 import { Countdown } from "./_components/countdown";
 import { OrderSummary, Outcome, SandboxBanner, formatTime } from "./_components/parts";
-import { paymentSubmitPath } from "@/lib/payments/paths";
+import { paymentDeclinePath, paymentSubmitPath } from "@/lib/payments/paths";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
@@ -19,7 +20,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 // The hosted payment page (the `paymentUrl` the API hands out): what is bought, the amount, the
-// time left, and Pay / Decline. A plain form, so it works without JavaScript.
+// time left, and Pay / Decline (which asks first, at /pay/{id}/decline). Plain forms and links, so
+// it works without JavaScript.
 export default async function PaymentPage({ params }: { params: Promise<{ intentId: string }> }) {
   const { intentId } = await params;
   const [{ locale, t }, view] = await Promise.all([getMessages(), findIntentView(getDb(), intentId)]);
@@ -42,24 +44,27 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
             </h2>
             <p className="text-slate-300">{format(t.pay.deadline.payBefore, { time: formatTime(view.expiresAt, locale) })}</p>
             <Countdown secondsLeft={view.secondsLeft} />
-            <form method="post" action={paymentSubmitPath(view.id)} className="mt-5 flex flex-col gap-3 sm:flex-row">
-              <button
-                type="submit"
-                name="choice"
-                value="pay"
-                className="flex-1 rounded-md bg-emerald-700 px-5 py-3 text-lg font-semibold text-white hover:bg-emerald-800"
-              >
-                {format(t.pay.actions.pay, { amount: formatRub(view.paymentAmount, intlLocale(locale)) })}
-              </button>
-              <button
-                type="submit"
-                name="choice"
-                value="decline"
-                className="rounded-md border border-slate-600 px-5 py-3 font-medium text-slate-200 hover:border-slate-400 hover:bg-slate-800"
+            <div className="mt-5 flex flex-col gap-3 sm:flex-row">
+              <form method="post" action={paymentSubmitPath(view.id)} className="flex flex-1">
+                <button
+                  type="submit"
+                  name="choice"
+                  value="pay"
+                  className="flex-1 rounded-md bg-emerald-700 px-5 py-3 text-lg font-semibold text-white hover:bg-emerald-800"
+                >
+                  {format(t.pay.actions.pay, { amount: formatRub(view.paymentAmount, intlLocale(locale)) })}
+                </button>
+              </form>
+              {/* Declining cancels the order for good, so it asks first, on a page of its own rather
+                  than a script's confirm(): that works without JavaScript, in the page's language,
+                  and keyboard and screen-reader users meet an ordinary page. */}
+              <Link
+                href={paymentDeclinePath(view.id)}
+                className="rounded-md border border-slate-600 px-5 py-3 text-center font-medium text-slate-200 hover:border-slate-400 hover:bg-slate-800"
               >
                 {t.pay.actions.decline}
-              </button>
-            </form>
+              </Link>
+            </div>
             {provider.sandbox ? <p className="mt-3 text-sm text-amber-200">{t.pay.actions.sandboxHint}</p> : null}
           </section>
         ) : null}

@@ -20,6 +20,10 @@ export const common = defineMessages({
       now: "сейчас {price}",
       discount: "Скидка {percent} %",
     },
+    arrival: {
+      label: "Уведомление",
+      accountCreated: "Готово: аккаунт создан, и вы уже вошли в него.",
+    },
     comingSoon: "Скоро",
     retry: "Повторить",
     loading: "Загрузка…",
@@ -52,6 +56,10 @@ export const common = defineMessages({
       was: "Was {price}",
       now: "now {price}",
       discount: "{percent}% off",
+    },
+    arrival: {
+      label: "Notice",
+      accountCreated: "Done: your account is created and you are signed in.",
     },
     comingSoon: "Coming soon",
     retry: "Retry",

@@ -51,6 +51,14 @@ export const pay = defineMessages({
       toPayment: "Перейти к оплате",
       backToPartner: "Вернуться в магазин",
       backToStore: "На главную GiftKey",
+      backToGame: "Вернуться к игре {game}",
+      backToGear: "Вернуться к игровым предметам",
+    },
+    decline: {
+      title: "Отказаться от оплаты?",
+      text: "Заказ «{title}» на {amount} будет отменён, деньги не спишутся. Отменить это нельзя: чтобы купить снова, заказ придётся оформить заново.",
+      confirm: "Да, отказаться",
+      back: "Вернуться к оплате",
     },
     next: {
       heading: "Что дальше",
@@ -119,6 +127,14 @@ export const pay = defineMessages({
       toPayment: "Go to payment",
       backToPartner: "Back to the shop",
       backToStore: "GiftKey home page",
+      backToGame: "Back to {game}",
+      backToGear: "Back to in-game items",
+    },
+    decline: {
+      title: "Decline this payment?",
+      text: "Your order “{title}” for {amount} will be canceled and nothing will be charged. This cannot be undone: to buy it after all, you would place the order again.",
+      confirm: "Yes, decline",
+      back: "Back to payment",
     },
     next: {
       heading: "What happens next",

@@ -6,6 +6,8 @@ import { maskEmail } from "@/lib/orders/mask-email";
 import { deliveredBy } from "@/lib/orders/progress";
 import type { IntentView } from "@/lib/services/intent-lifecycle";
 import { paymentPagePath } from "@/lib/payments/paths";
+import { regionName } from "@/lib/i18n/regions";
+import { ForgetSettledOrder } from "./forget-settled-order";
 
 type T = Messages["pay"];
 
@@ -20,8 +22,11 @@ export function SandboxBanner({ t }: { t: T }) {
   );
 }
 
+/** The game's name in the shopper's language. */
+export const gameTitleOf = (view: IntentView, locale: Locale) => (locale === "ru" ? (view.gameTitleRu ?? view.gameTitle) : view.gameTitle);
+
 export function OrderSummary({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
-  const gameTitle = locale === "ru" ? (view.gameTitleRu ?? view.gameTitle) : view.gameTitle;
+  const gameTitle = gameTitleOf(view, locale);
   return (
     <section aria-labelledby="order-heading" className="rounded-lg border border-slate-800 bg-slate-900/60 p-5">
       <h2 id="order-heading" className="text-sm font-semibold tracking-wide text-slate-400 uppercase">
@@ -33,7 +38,7 @@ export function OrderSummary({ view, t, locale }: { view: IntentView; t: T; loca
           <ul className="mt-2 space-y-1 text-slate-300">
             <li>{t.order.gift}</li>
             {view.edition && view.edition !== view.gameTitle ? <li>{format(t.order.edition, { edition: view.edition })}</li> : null}
-            <li>{format(t.order.region, { region: view.giftRegion ?? "" })}</li>
+            <li>{format(t.order.region, { region: view.giftRegion ? regionName(view.giftRegion, locale) : "" })}</li>
             {view.recipientSteamId ? (
               <li>
                 {t.order.recipient}: <span className="font-mono break-all">{view.recipientSteamId}</span>
@@ -66,7 +71,10 @@ const TONE = {
   refunded: "border-slate-600 bg-slate-900/60",
 } as const;
 
-/** Where the intent stands, and the way back: the partner's own page when it gave one, else the store's home. */
+/**
+ * Where the intent stands, and the way back: the partner's own page when it gave one, else the
+ * store's: the game (or the gear page) to try again after a decline or expiry, and the home page.
+ */
 export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
   const when = (d: Date | null) => (d ? formatTime(d, locale) : "");
   const texts = {
@@ -78,6 +86,13 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
     requires_payment: format(t.outcome.requires_payment.text, { time: when(view.expiresAt) }),
   };
   const back = view.status === "paid" || view.status === "fulfilled" ? view.successUrl : view.failureUrl;
+  const again = view.status === "canceled" || view.status === "expired";
+  const product =
+    view.kind === "gift"
+      ? { href: `/games/${view.appId}`, label: format(t.outcome.backToGame, { game: gameTitleOf(view, locale) }) }
+      : { href: `/gear?platform=${view.appId}`, label: t.outcome.backToGear };
+  const button = "rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800";
+  const secondary = "rounded-md border border-slate-600 px-4 py-2 font-medium text-slate-100 hover:border-slate-400 hover:bg-slate-800";
   return (
     <section aria-labelledby="outcome-heading" className={`rounded-lg border p-5 ${TONE[view.status]}`}>
       <h2 id="outcome-heading" className="text-2xl font-bold text-slate-50">
@@ -86,20 +101,28 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
       <p className="mt-2 text-slate-200">{texts[view.status]}</p>
       <p className="mt-4 flex flex-wrap gap-3">
         {view.status === "requires_payment" ? (
-          <Link href={paymentPagePath(view.id)} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+          <Link href={paymentPagePath(view.id)} className={button}>
             {t.outcome.toPayment}
           </Link>
         ) : back ? (
           // A URL the partner gave when creating the intent, validated then (https only).
-          <a href={back} className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+          <a href={back} className={button}>
             {t.outcome.backToPartner}
           </a>
         ) : (
-          <Link href="/" className="rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
-            {t.outcome.backToStore}
-          </Link>
+          <>
+            {again ? (
+              <Link href={product.href} className={button}>
+                {product.label}
+              </Link>
+            ) : null}
+            <Link href="/" className={again ? secondary : button}>
+              {t.outcome.backToStore}
+            </Link>
+          </>
         )}
       </p>
+      {view.status === "requires_payment" ? null : <ForgetSettledOrder intentId={view.id} kind={view.kind} appId={view.appId} />}
     </section>
   );
 }
