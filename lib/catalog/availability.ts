@@ -4,18 +4,25 @@ import type { GameDetails } from "@/lib/schemas/catalog";
 export type GiftRefusal = Extract<Reason, "game_not_released" | "game_not_priced" | "region_not_giftable">;
 
 /**
- * The one rule for whether a gift can be bought now: why not (the first reason a shopper should
- * hear), or null when it can. With `region`, whether it can go there; without, whether it can go
- * anywhere. Pure: the gift service, the game page (server) and its checkout form (browser) all ask.
+ * The one rule for whether a gift can be bought now: every reason it cannot, in the order a shopper
+ * should hear them (empty when it can). With `region`, whether it can go there; without, whether it
+ * can go anywhere. Pure: the gift service (verify and quote), the game page (server) and its
+ * checkout form (browser) all ask.
  */
-export function giftRefusal(
+export function giftRefusals(
   game: { comingSoon: boolean; priced: boolean; giftRegions: readonly string[] },
   region?: string,
-): GiftRefusal | null {
-  if (game.comingSoon) return "game_not_released";
-  if (!game.priced) return "game_not_priced";
-  if (region === undefined ? game.giftRegions.length === 0 : !game.giftRegions.includes(region)) return "region_not_giftable";
-  return null;
+): GiftRefusal[] {
+  const refusals: GiftRefusal[] = [];
+  if (game.comingSoon) refusals.push("game_not_released");
+  if (!game.priced) refusals.push("game_not_priced");
+  if (region === undefined ? game.giftRegions.length === 0 : !game.giftRegions.includes(region)) refusals.push("region_not_giftable");
+  return refusals;
+}
+
+/** The first of giftRefusals, or null when the gift can be bought. */
+export function giftRefusal(game: Parameters<typeof giftRefusals>[0], region?: string): GiftRefusal | null {
+  return giftRefusals(game, region)[0] ?? null;
 }
 
 /** giftRefusal for a game as the catalog describes it: priced when any edition has a price. */

@@ -1,18 +1,44 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
-import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
-import { giftRefusal } from "@/lib/catalog/availability";
+import type { GiftQuoteRequest, GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { giftRefusals } from "@/lib/catalog/availability";
 import { inviteRecipient } from "@/lib/steam";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
-import { createIntent, intentCreated } from "./intents";
+import { createIntent, intentCreated, quoteIntent, type PurchaseQuote } from "./intents";
 
 interface GiftTargetRow extends Record<string, unknown> {
   coming_soon: boolean;
   gift_regions: string[];
   package_id: number | null;
   price_final: number | null;
+}
+
+/**
+ * The gift's edition and price, and every reason it cannot be bought now for `region` (in the
+ * order a shopper should hear them). Unknown games and editions leave nothing to price: thrown.
+ * verifyGift and quoteGift both ask here, so a quote and the purchase judge alike.
+ */
+async function checkGift(db: DbExecutor, appId: number, packageId: number | null, region: string | undefined) {
+  const { rows } = await db.execute<GiftTargetRow>(
+    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final
+        FROM games g
+        LEFT JOIN packages p ON p.app_id = g.app_id
+          AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
+        WHERE g.app_id = ${appId}`,
+  );
+  const game = rows[0];
+  if (!game) throw new DomainError("game_not_found", { appId }, "item");
+  if (game.package_id === null)
+    throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
+  const refusals = giftRefusals({ comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions }, region).map(
+    (reason) =>
+      reason === "region_not_giftable"
+        ? new DomainError(reason, { appId, region: region ?? "", allowed: game.gift_regions }, "target.region")
+        : new DomainError(reason, { appId }),
+  );
+  return { packageId: game.package_id, price: game.price_final, refusals };
 }
 
 /** Checks that the gift can be bought for the recipient's region and records an intent with the amount to pay. */
@@ -25,28 +51,13 @@ export async function verifyGift(
   clientKey: string | null = null,
 ): Promise<GiftVerifyResponse> {
   const appId = input.item;
-  const packageId = input.target.packageId ?? null;
-  const { rows } = await db.execute<GiftTargetRow>(
-    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final
-        FROM games g
-        LEFT JOIN packages p ON p.app_id = g.app_id
-          AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
-        WHERE g.app_id = ${appId}`,
-  );
-  const game = rows[0];
-  if (!game) throw new DomainError("game_not_found", { appId }, "item");
-  if (game.package_id === null)
-    throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
-  const region = input.target.region;
-  const refusal = giftRefusal({ comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions }, region);
-  if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, "target.region");
-  if (refusal) throw new DomainError(refusal, { appId });
-  const price = game.price_final!;
+  const gift = await checkGift(db, appId, input.target.packageId ?? null, input.target.region);
+  if (gift.refusals[0]) throw gift.refusals[0];
   // The schema refused a link that does not decode, so this names an account.
   const recipient = inviteRecipient(input.target.inviteUrl)!;
 
   const intent = await createIntent(db, {
-    price,
+    price: gift.price!,
     feeMode: input.fee,
     promoCode: input.code,
     promoTarget: { kind: "gifts", appId },
@@ -54,7 +65,7 @@ export async function verifyGift(
     values: {
       kind: "gift",
       appId,
-      packageId: game.package_id,
+      packageId: gift.packageId,
       giftRegion: input.target.region,
       inviteUrl: input.target.inviteUrl,
       recipientSteamId: recipient.steamId64,
@@ -67,4 +78,16 @@ export async function verifyGift(
     },
   });
   return { ...intentCreated(intent, origin), recipient };
+}
+
+/** What verifyGift would charge for this body and every refusal it would meet, creating and holding nothing. */
+export async function quoteGift(db: DbExecutor, input: GiftQuoteRequest): Promise<PurchaseQuote> {
+  const gift = await checkGift(db, input.item, input.target?.packageId ?? null, input.target?.region);
+  return quoteIntent(db, {
+    price: gift.price,
+    feeMode: input.fee,
+    promoCode: input.code,
+    promoTarget: { kind: "gifts", appId: input.item },
+    before: gift.refusals,
+  });
 }
