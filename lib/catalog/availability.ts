@@ -29,3 +29,8 @@ export function giftRefusal(game: Parameters<typeof giftRefusals>[0], region?: s
 export function gameAvailability(game: Pick<GameDetails, "comingSoon" | "packages" | "giftRegions">): GiftRefusal | null {
   return giftRefusal({ comingSoon: game.comingSoon, priced: game.packages.some((p) => p.price !== null), giftRegions: game.giftRegions });
 }
+
+/** A game anyone can play for nothing: no price, and the store files it as free to play. */
+export function isFreeToPlay(game: { price: unknown; genres: readonly string[] }): boolean {
+  return game.price === null && game.genres.includes("Free to Play");
+}
