@@ -76,6 +76,7 @@ export function CatalogBrowser({ genres }: { genres: string[] }) {
           keep={keep}
           onGenre={(genre) => update({ genre }, "push")}
           onCategory={(category) => update({ category }, "push")}
+          onSort={(sort) => update({ sort }, "push")}
         />
       </div>
 

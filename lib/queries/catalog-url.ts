@@ -3,7 +3,9 @@ import {
   CATALOG_GENRE_MAX_LENGTH,
   CATALOG_MAX_PAGE,
   CATALOG_QUERY_MAX_LENGTH,
+  CATALOG_SORTS,
   STORE_CATEGORIES,
+  type CatalogSort,
   type StoreCategory,
 } from "@/lib/schemas/catalog-params";
 
@@ -24,12 +26,14 @@ export interface CatalogView {
   /** One genre, lower-cased (the filter is case-insensitive); 1 to 64 characters. */
   genre?: string;
   category?: StoreCategory;
+  /** The order; absent is `relevance`. */
+  sort?: Exclude<CatalogSort, "relevance">;
   /** From 1 (the API's page + 1). */
   page: number;
 }
 
 /** The parameters this page owns; the rest of a query string (UTM tags) passes through untouched. */
-const OWN_KEYS = ["q", "genre", "category", "page"] as const;
+const OWN_KEYS = ["q", "genre", "category", "sort", "page"] as const;
 
 type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
@@ -51,6 +55,8 @@ export function readCatalogView(params: SearchParamsInput): CatalogView {
   if (genre && genre.length <= CATALOG_GENRE_MAX_LENGTH) view.genre = genre.toLowerCase();
   const category = get("category");
   if (isStoreCategory(category)) view.category = category;
+  const sort = get("sort");
+  if (sort !== "relevance" && (CATALOG_SORTS as readonly (string | undefined)[]).includes(sort)) view.sort = sort as CatalogView["sort"];
   const page = get("page");
   // The API's pages count from 0: page N here is valid when the API accepts N - 1.
   if (page && /^\d{1,10}$/.test(page) && Number(page) >= 1 && Number(page) - 1 <= CATALOG_MAX_PAGE) view.page = Number(page);
@@ -70,6 +76,7 @@ export function catalogSearch(view: Partial<CatalogView>, keep?: URLSearchParams
   if (view.q) out.set("q", view.q);
   if (view.genre) out.set("genre", view.genre);
   if (view.category) out.set("category", view.category);
+  if (view.sort) out.set("sort", view.sort);
   if (view.page && view.page > 1) out.set("page", String(view.page));
   keep?.forEach((value, key) => {
     if (!(OWN_KEYS as readonly string[]).includes(key)) out.append(key, value);
@@ -90,6 +97,7 @@ export function toCatalogQuery(view: CatalogView, lang: Language): CatalogQuery 
     genre: view.genre,
     steamCategory: view.category,
     query: view.q,
+    sort: view.sort ?? "relevance",
     lang,
   };
 }
@@ -100,6 +108,7 @@ export function catalogApiPath(query: CatalogQuery): `/api/v1/${string}` {
   if (query.genre) params.set("genre", query.genre);
   if (query.steamCategory) params.set("steamCategory", query.steamCategory);
   if (query.query) params.set("query", query.query);
+  if (query.sort !== "relevance") params.set("sort", query.sort);
   return `/api/v1/gifts/catalog?${params}`;
 }
 

@@ -7,6 +7,7 @@ import {
   CATALOG_MAX_PAGE,
   CATALOG_QUERY_MAX_LENGTH,
   STORE_CATEGORIES,
+  CATALOG_SORTS,
 } from "./catalog-params";
 import { emptyToUndefined, queryIntSchema } from "./common";
 
@@ -48,6 +49,16 @@ export const catalogQuerySchema = z.object({
       .optional()
       .meta({ description: "Full-text search over title and short description (Russian and English)" }),
   ),
+  sort: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(CATALOG_SORTS, { error: `sort must be one of: ${CATALOG_SORTS.join(", ")}` })
+      .default("relevance")
+      .meta({
+        description:
+          "Order: `relevance` (search rank, then popularity), `price` (cheapest first), `discount` (biggest first), `newest` (latest release first). Games that cannot be bought yet (no price, not released) come after those that can in every order; free-to-play games count as available",
+      }),
+  ),
   lang: langSchema,
 });
 
@@ -74,12 +85,10 @@ export const catalogGameSchema = z
     genres: z.array(z.string()),
     price: priceSchema.nullable().meta({ description: "null when no price is known" }),
     comingSoon: z.boolean().meta({ description: "Announced but not released; cannot be bought yet" }),
-    hasGear: z
-      .boolean()
-      .meta({
-        description:
-          "In-game gear of this game is on sale (GET /gear/items?platform={appId}); free-to-play games have no price but may have gear",
-      }),
+    hasGear: z.boolean().meta({
+      description:
+        "In-game gear of this game is on sale (GET /gear/items?platform={appId}); free-to-play games have no price but may have gear",
+    }),
   })
   .meta({ id: "GiftCatalogGame" });
 

@@ -5,6 +5,7 @@ import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
 import { isAppId } from "@/lib/schemas/common";
 import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, Language, Price } from "@/lib/schemas/catalog";
+import type { CatalogSort } from "@/lib/schemas/catalog-params";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
 
@@ -98,7 +99,15 @@ const genreCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntries
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export async function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
-  const key = JSON.stringify([query.page, query.limit, query.genre?.toLowerCase(), query.steamCategory, query.query, query.lang]);
+  const key = JSON.stringify([
+    query.page,
+    query.limit,
+    query.genre?.toLowerCase(),
+    query.steamCategory,
+    query.query,
+    query.sort,
+    query.lang,
+  ]);
   const { games, total } = await catalogCache.get(key, () => readCatalog(db, query));
   return { games: games.map((game) => withOrigin(game, origin)), total };
 }
@@ -139,15 +148,34 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
   const [page, total] = await Promise.all([
     db.execute<GameRow>(
       sql`SELECT ${GAME_COLUMNS}
-          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM games g ${whereSql}
-                ORDER BY rank DESC, g.sort_rank, g.app_id
+          FROM (SELECT g.app_id, row_number() OVER (ORDER BY ${orderBy(query.sort, rank)}) AS ord
+                FROM games g ${MAIN_PACKAGE} ${whereSql}
+                ORDER BY ord
                 LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
           JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
-          ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
+          ORDER BY hit.ord`,
     ),
     totalCache.get(countKey, () => countGames(db, query, whereSql)),
   ]);
   return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
+}
+
+/**
+ * The catalog's order for `sort`. Games that cannot be bought yet (not released, or no price and
+ * not free to play) come after the rest in every order, so they never fill the first screen; the
+ * store's popularity and appId break ties, so pages never repeat or skip a game.
+ */
+function orderBy(sort: CatalogSort, rank: SQL): SQL {
+  const unavailable = sql`(g.coming_soon OR (p.price_final IS NULL AND NOT g.genre_keys @> ARRAY['free to play']::text[]))`;
+  const first = {
+    relevance: sql`${rank} DESC`,
+    price: sql`p.price_final ASC NULLS LAST`,
+    discount: sql`coalesce(p.discount_percent, 0) DESC`,
+    newest: sql`g.release_date DESC NULLS LAST`,
+  }[sort];
+  return sort === "relevance"
+    ? sql`${first}, ${unavailable}, g.sort_rank, g.app_id`
+    : sql`${unavailable}, ${first}, ${rank} DESC, g.sort_rank, g.app_id`;
 }
 
 /**

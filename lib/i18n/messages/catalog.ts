@@ -11,6 +11,7 @@ export const catalog = defineMessages({
     filters: "Фильтры",
     search: { label: "Поиск игр", placeholder: "Название или описание" },
     genre: { label: "Жанр", all: "Все жанры" },
+    sort: { label: "Порядок", relevance: "По популярности", price: "Сначала дешёвые", discount: "По скидке", newest: "Сначала новые" },
     category: { label: "Подборка", all: "Все игры" },
     categories: {
       specials: "Скидки",
@@ -74,6 +75,7 @@ export const catalog = defineMessages({
     filters: "Filters",
     search: { label: "Search games", placeholder: "Title or description" },
     genre: { label: "Genre", all: "All genres" },
+    sort: { label: "Sort", relevance: "Most popular", price: "Cheapest first", discount: "Biggest discount", newest: "Newest first" },
     category: { label: "Collection", all: "All games" },
     categories: {
       specials: "Specials",
