@@ -32,11 +32,13 @@ async function checkGift(db: DbExecutor, appId: number, packageId: number | null
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
   if (game.package_id === null)
     throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
-  const refusals = giftRefusals({ comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions }, region).map(
-    (reason) =>
-      reason === "region_not_giftable"
-        ? new DomainError(reason, { appId, region: region ?? "", allowed: game.gift_regions }, "target.region")
-        : new DomainError(reason, { appId }),
+  const refusals = giftRefusals(
+    { comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions },
+    region,
+  ).map((reason) =>
+    reason === "region_not_giftable"
+      ? new DomainError(reason, { appId, region: region ?? "", allowed: game.gift_regions }, "target.region")
+      : new DomainError(reason, { appId }),
   );
   return { packageId: game.package_id, price: game.price_final, refusals };
 }
