@@ -47,7 +47,7 @@ test.describe("signed in", () => {
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/account$/);
+    await expect(page).toHaveURL(/\/account\?arrived=accountCreated$/);
     await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
     await expectAccessible(page, "/account");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

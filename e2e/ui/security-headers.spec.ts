@@ -77,7 +77,7 @@ test("the account page works for a signed-in shopper without a violation", async
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/account\?arrived=accountCreated$/);
   await expectStrictPolicy(page, "/account");
   await page.waitForLoadState("networkidle");
   await expectHydrated(page);
