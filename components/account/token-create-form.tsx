@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { format, plural } from "@/lib/i18n/format";
@@ -8,6 +7,7 @@ import { API_SCOPES, tokenCreateRequestSchema, type ApiScope, type CreateTokenRe
 import { CopyButton } from "./copy-button";
 import { Field, describedBy } from "./field";
 import { fieldErrorClass, inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
+import { SignedOutNotice } from "./signed-out-notice";
 
 type TokenField = TokenFormField;
 
@@ -59,14 +59,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
       } else if (result.reason === "token_limit_reached") {
         setFormError(format(t.errors.reasons.token_limit_reached, { max: result.max }));
       } else {
-        setFormError(
-          <>
-            {t.errors.reasons.not_signed_in}{" "}
-            <Link href="/sign-in?callbackUrl=%2Faccount" className="underline">
-              {t.account.nav.signIn}
-            </Link>
-          </>,
-        );
+        setFormError(<SignedOutNotice />);
       }
     } catch {
       setFormError(t.account.errors.generic);

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { format, plural } from "@/lib/i18n/format";
@@ -17,6 +16,7 @@ import { Field, describedBy } from "./field";
 import { LocalTime } from "./local-time";
 import { fieldErrorClass, inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
 import { WebhookSecret } from "./webhook-secret";
+import { SignedOutNotice } from "./signed-out-notice";
 
 export interface EndpointDeliveryRow {
   id: string;
@@ -122,14 +122,7 @@ function EndpointCreateForm({ action }: { action: WebhookActions["create"] }) {
       } else if (result.reason === "webhook_endpoint_limit_reached") {
         setFormError(format(t.errors.reasons.webhook_endpoint_limit_reached, { max: result.max }));
       } else {
-        setFormError(
-          <>
-            {t.errors.reasons.not_signed_in}{" "}
-            <Link href="/sign-in?callbackUrl=%2Faccount" className="underline">
-              {t.account.nav.signIn}
-            </Link>
-          </>,
-        );
+        setFormError(<SignedOutNotice />);
       }
     } catch {
       setFormError(t.account.errors.generic);
