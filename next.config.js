@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // forbidden() and app/forbidden.tsx: the back office answers 403 with a page, not a redirect.
+  experimental: { authInterrupts: true },
   // pg loads optional native bindings dynamically; keep it out of the server bundle.
   serverExternalPackages: ["pg"],
   // The share-card route reads its font from disk; the standalone output must carry it.

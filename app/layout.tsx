@@ -6,6 +6,7 @@ import { ArrivalNotice } from "@/components/site/arrival-notice";
 import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
 import { getSessionUser } from "@/lib/auth/session";
+import { storefrontMessages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
 import { siteOrigin } from "@/lib/site-origin";
 import "./globals.css";
@@ -33,7 +34,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           {t.common.skipToContent}
         </a>
-        <Providers locale={locale} messages={t}>
+        <Providers locale={locale} messages={storefrontMessages(t)}>
           <SiteHeader locale={locale} t={t} account={<AccountNav user={user} />} />
           {/* The skip link's target: pages keep their own <main>; this lands right before it. */}
           <div id="content" tabIndex={-1} className="flex flex-1 flex-col outline-none">

@@ -77,6 +77,9 @@ export interface ReasonDetails {
   delivery_closed: { deliveryId: string; status: string };
   delivery_taken: { deliveryId: string };
   delivery_not_taken: { deliveryId: string };
+  // The back office (lib/admin)
+  permission_denied: { permission: string };
+  last_admin: Record<string, never>;
   // Limits
   hold_limit_reached: { scope: "session" | "account" | "address"; max: number };
 }

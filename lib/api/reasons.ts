@@ -270,6 +270,16 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
       return `intent ${d.intentId} is ${d.current === "requires_payment" ? "not paid yet" : d.current} and cannot be ${d.target}`;
     },
   },
+  permission_denied: {
+    status: 403,
+    summary: "The back office: the signed-in account's staff role does not allow this",
+    message: (d) => `your staff role does not include "${d.permission}"`,
+  },
+  last_admin: {
+    status: 409,
+    summary: "The back office: the store's last admin cannot lose the role",
+    message: () => "the store must keep at least one admin; make another admin first",
+  },
   not_signed_in: {
     status: 401,
     summary: "The account page's action needs a signed-in user",

@@ -20,6 +20,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { STAFF_ROLES, type StaffRole } from "../admin/permissions";
 import { LOCALES } from "../i18n/config";
 import { DELIVERY_FAILURES, DELIVERY_STATUSES, DELIVERY_STEPS, INTENT_STATUSES } from "../intents/states";
 import { MAX_PRICE_KOPECKS } from "../money";
@@ -63,6 +64,8 @@ export const games = pgTable(
       .notNull()
       .default(sql`'{}'`),
     comingSoon: boolean("coming_soon").notNull().default(false),
+    /** Hidden from the store by staff (/admin/catalog): not listed, not sold; partners' old intents stay. */
+    hidden: boolean("hidden").notNull().default(false),
     releaseDate: date("release_date"),
     /** Store popularity order: the catalog's default sort. */
     sortRank: integer("sort_rank").notNull(),
@@ -235,6 +238,8 @@ export const promoCodes = pgTable(
     validUntil: timestamp("valid_until", { withTimezone: true }),
     maxUses: integer("max_uses"),
     uses: integer("uses").notNull().default(0),
+    /** Switched off by staff: judged as unknown from then on; its past uses stay counted. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -687,4 +692,67 @@ export const rateLimits = pgTable(
     count: integer("count").notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_expires_idx").on(t.expiresAt)],
+);
+
+/** The people who run the store: one role each (lib/admin/permissions.ts), given by `staff:grant` or an admin. */
+export const staffMembers = pgTable(
+  "staff_members",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: STAFF_ROLES }).$type<StaffRole>().notNull(),
+    grantedAt: timestamp("granted_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Who granted it: a staff member's e-mail, or `cli`. */
+    grantedBy: text("granted_by").notNull(),
+  },
+  (t) => [check("staff_members_role_known", sql`${t.role} IN ('admin', 'operator', 'marketer', 'support')`)],
+);
+
+/**
+ * Every change made in the back office (and by the staff CLI): who, when, what, and the record
+ * before and after. Written in the change's own transaction, so a change without its entry cannot
+ * exist; never updated or deleted by the app.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** The staff member's account; null for the CLI. */
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** Their e-mail at the time (kept when the account goes), or `cli`. */
+    actor: text("actor").notNull(),
+    /** `<area>.<verb>`: `order.refund`, `promo_code.update`, `staff.grant`, ... */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    /** Why, when the person said (a refund's reason). */
+    note: text("note"),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at, t.id),
+    index("audit_log_target_idx").on(t.targetType, t.targetId, t.id),
+    index("audit_log_actor_idx").on(t.actor, t.id),
+    check("audit_log_action_shape", sql`${t.action} ~ '^[a-z_]+[.][a-z_]+$'`),
+  ],
+);
+
+/**
+ * Visits that arrived with UTM parameters, counted per day and campaign: no address, no cookie id,
+ * nothing about the visitor; joined to intents (which carry their attribution) in the campaign report.
+ * An absent parameter is stored as ''.
+ */
+export const campaignVisits = pgTable(
+  "campaign_visits",
+  {
+    day: date("day").notNull(),
+    source: text("source").notNull(),
+    medium: text("medium").notNull(),
+    campaign: text("campaign").notNull(),
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.source, t.medium, t.campaign] }), check("campaign_visits_count", sql`${t.visits} >= 0`)],
 );
