@@ -77,3 +77,20 @@ export function param(params: Record<string, string | string[] | undefined>, key
 }
 
 export type AdminSearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/**
+ * A table's scrolling frame: at phone width a wide table scrolls sideways, so the frame is a named,
+ * focusable region a keyboard user can scroll too.
+ */
+export function TableRegion({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className={`${tableWrapClass} focus-visible:outline-2 focus-visible:outline-sky-400`}
+    >
+      {children}
+    </div>
+  );
+}

@@ -5,6 +5,9 @@ export const admin = defineMessages({
   ru: {
     title: "Управление магазином",
     navLabel: "Разделы управления",
+    cancel: "Отмена",
+    generic: "Что-то пошло не так. Попробуйте ещё раз.",
+    saved: "Сохранено.",
     signedInAs: "Вы вошли как {email}, роль: {role}",
     sections: {
       orders: "Заказы",
@@ -92,6 +95,9 @@ export const admin = defineMessages({
   en: {
     title: "Store management",
     navLabel: "Management sections",
+    cancel: "Cancel",
+    generic: "Something went wrong. Please try again.",
+    saved: "Saved.",
     signedInAs: "Signed in as {email}, role: {role}",
     sections: {
       orders: "Orders",

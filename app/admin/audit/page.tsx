@@ -1,0 +1,189 @@
+// /admin/audit - every back-office change, newest first, filtered and paged in the database.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/account/styles";
+import { AdminHeading, TableRegion, param, tableClass, tdClass, thClass, type AdminSearchParams } from "@/components/admin/ui";
+import { requirePermission } from "@/lib/admin/session";
+import { getDb } from "@/lib/db/client";
+import { getMessages } from "@/lib/i18n/server";
+import { listAudit, type AuditEntry } from "@/lib/services/audit";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getMessages();
+  return { title: t.admin.audit.heading };
+}
+
+const PAGE_SIZE = 50;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar day in Moscow time (the store's), as the start of that day; null when not a date. */
+function moscowDay(value: string | undefined, plusDays = 0): Date | undefined {
+  if (!value || !DAY.test(value)) return undefined;
+  const date = new Date(`${value}T00:00:00+03:00`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  return new Date(date.getTime() + plusDays * 86_400_000);
+}
+
+/** The fields that differ between before and after, each as `key: before → after`. */
+function changes(entry: AuditEntry): { key: string; before: string; after: string }[] {
+  const before = entry.before ?? {};
+  const after = entry.after ?? {};
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+  return keys
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]) || !entry.before || !entry.after)
+    .map((k) => ({ key: k, before: entry.before ? show(before[k]) : "—", after: entry.after ? show(after[k]) : "—" }));
+}
+
+export default async function AuditPage({ searchParams }: { searchParams: AdminSearchParams }) {
+  await requirePermission("audit:read", "/admin/audit");
+  const [{ locale, t }, params] = await Promise.all([getMessages(), searchParams]);
+  const m = t.admin.audit;
+  const filter = {
+    actor: param(params, "actor")?.slice(0, 254),
+    action: param(params, "action")?.slice(0, 64),
+    targetId: param(params, "target")?.slice(0, 200),
+    from: param(params, "from"),
+    to: param(params, "to"),
+  };
+  const beforeId = Number(param(params, "before"));
+  const { entries, nextBefore } = await listAudit(getDb(), {
+    actor: filter.actor,
+    action: filter.action,
+    targetId: filter.targetId,
+    from: moscowDay(filter.from),
+    to: moscowDay(filter.to, 1),
+    before: Number.isSafeInteger(beforeId) && beforeId > 0 ? beforeId : undefined,
+    limit: PAGE_SIZE,
+  });
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "Europe/Moscow" });
+  const query = (extra: Record<string, string>) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filter, target: filter.targetId, ...extra })) if (v && k !== "targetId") q.set(k, v);
+    return `/admin/audit?${q}`;
+  };
+
+  return (
+    <main id="main" className="space-y-6">
+      <AdminHeading title={m.heading} intro={m.intro} />
+      <form method="get" action="/admin/audit" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end">
+        <div className="lg:col-span-2">
+          <label htmlFor="audit-actor" className={labelClass}>
+            {m.filterActor}
+          </label>
+          <input id="audit-actor" name="actor" defaultValue={filter.actor} className={`mt-1 ${inputClass}`} />
+        </div>
+        <div>
+          <label htmlFor="audit-action" className={labelClass}>
+            {m.filterAction}
+          </label>
+          <input id="audit-action" name="action" defaultValue={filter.action} placeholder="order.refund" className={`mt-1 ${inputClass}`} />
+        </div>
+        <div>
+          <label htmlFor="audit-target" className={labelClass}>
+            {m.filterTarget}
+          </label>
+          <input id="audit-target" name="target" defaultValue={filter.targetId} className={`mt-1 ${inputClass}`} />
+        </div>
+        <div>
+          <label htmlFor="audit-from" className={labelClass}>
+            {m.from}
+          </label>
+          <input id="audit-from" name="from" type="date" defaultValue={filter.from} className={`mt-1 ${inputClass}`} />
+        </div>
+        <div>
+          <label htmlFor="audit-to" className={labelClass}>
+            {m.to}
+          </label>
+          <input id="audit-to" name="to" type="date" defaultValue={filter.to} className={`mt-1 ${inputClass}`} />
+        </div>
+        <div className="flex gap-2 sm:col-span-2 lg:col-span-6">
+          <button type="submit" className={primaryButtonClass}>
+            {m.apply}
+          </button>
+          <Link href="/admin/audit" className={secondaryButtonClass}>
+            {m.reset}
+          </Link>
+        </div>
+      </form>
+
+      {entries.length === 0 ? (
+        <p className="text-slate-300">{m.empty}</p>
+      ) : (
+        <TableRegion label={m.heading}>
+          <table className={tableClass}>
+            <thead>
+              <tr>
+                <th scope="col" className={thClass}>
+                  {m.at}
+                </th>
+                <th scope="col" className={thClass}>
+                  {m.actor}
+                </th>
+                <th scope="col" className={thClass}>
+                  {m.action}
+                </th>
+                <th scope="col" className={thClass}>
+                  {m.target}
+                </th>
+                <th scope="col" className={thClass}>
+                  {m.change}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td className={`${tdClass} whitespace-nowrap`}>{dateTime.format(entry.at)}</td>
+                  <td className={`${tdClass} break-all`}>{entry.actor}</td>
+                  <td className={`${tdClass} font-mono text-xs`}>{entry.action}</td>
+                  <td className={`${tdClass} text-xs break-all`}>
+                    {entry.targetType === "intent" ? (
+                      <Link href={`/admin/orders/${entry.targetId}`} className="text-sky-300 underline">
+                        {entry.targetType} {entry.targetId}
+                      </Link>
+                    ) : (
+                      `${entry.targetType} ${entry.targetId}`
+                    )}
+                  </td>
+                  <td className={`${tdClass} text-xs`}>
+                    <dl className="space-y-1">
+                      {changes(entry).map((c) => (
+                        <div key={c.key} className="break-all">
+                          <dt className="inline font-semibold text-slate-300">{c.key}: </dt>
+                          <dd className="inline">
+                            <span className="text-slate-400">{c.before}</span> → <span className="text-slate-100">{c.after}</span>
+                          </dd>
+                        </div>
+                      ))}
+                      {entry.note ? (
+                        <div className="break-all">
+                          <dt className="inline font-semibold text-slate-300">{m.note}: </dt>
+                          <dd className="inline">{entry.note}</dd>
+                        </div>
+                      ) : null}
+                    </dl>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <nav aria-label={m.heading} className="flex justify-between gap-2">
+        {params.before ? (
+          <Link href={query({})} className={secondaryButtonClass}>
+            ← {m.newest}
+          </Link>
+        ) : (
+          <span />
+        )}
+        {nextBefore ? (
+          <Link href={query({ before: String(nextBefore) })} rel="next" className={secondaryButtonClass}>
+            {m.older} →
+          </Link>
+        ) : null}
+      </nav>
+    </main>
+  );
+}

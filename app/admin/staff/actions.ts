@@ -1,0 +1,19 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { adminAction } from "@/lib/admin/action";
+import { getDb } from "@/lib/db/client";
+import { staffGrantRequestSchema, staffRevokeRequestSchema } from "@/lib/schemas/staff";
+import { grantStaffRole, revokeStaffRole } from "@/lib/services/staff";
+
+export const grantStaffAction = adminAction("staff:manage", staffGrantRequestSchema, async ({ email, role }, staff) => {
+  const granted = await grantStaffRole(getDb(), staff.actor, email, role);
+  revalidatePath("/admin/staff");
+  return { email: granted.email, role: granted.role, generatedPassword: granted.generatedPassword };
+});
+
+export const revokeStaffAction = adminAction("staff:manage", staffRevokeRequestSchema, async ({ email }, staff) => {
+  const role = await revokeStaffRole(getDb(), staff.actor, email);
+  revalidatePath("/admin/staff");
+  return { email, role };
+});
