@@ -36,38 +36,69 @@ export const regionSchema = z
   .transform((v) => v.toUpperCase())
   .meta({ example: "RU" });
 
+const packageIdSchema = z
+  .int({ error: "target.packageId must be a positive integer" })
+  .positive({ error: "target.packageId must be a positive integer" })
+  .max(2_147_483_647, { error: "target.packageId must be a positive integer" })
+  .optional()
+  .meta({ description: "Edition to gift; the game's main package when absent" });
+
+// Every field but the recipient and the e-mail, which verify needs and a quote may leave out (in
+// verify's order, so the first problem named stays the same).
+const giftRequestHead = {
+  platform: z.literal(GIFT_PLATFORM, { error: `platform must be "${GIFT_PLATFORM}" when given` }).optional(),
+  item: appIdSchema("item"),
+};
+const giftRequestTail = {
+  fee: z.enum(FEE_MODES, { error: `fee must be one of: ${FEE_MODES.join(", ")}` }),
+  code: promoCodeSchema.optional(),
+  // Beyond the original description, as on POST /gear: where the payment page sends the buyer
+  // back, and where the store reports the payment.
+  successUrl: redirectUrlSchema("successUrl").optional(),
+  failureUrl: redirectUrlSchema("failureUrl").optional(),
+  callbackUrl: callbackUrlSchema("callbackUrl").optional(),
+  attribution: attributionSchema.optional(),
+  locale: localeSchema.optional(),
+};
+
 export const giftVerifyRequestSchema = z
   .strictObject(
     {
-      platform: z.literal(GIFT_PLATFORM, { error: `platform must be "${GIFT_PLATFORM}" when given` }).optional(),
-      item: appIdSchema("item"),
+      ...giftRequestHead,
       target: z.strictObject(
-        {
-          inviteUrl: inviteUrlSchema,
-          region: regionSchema,
-          packageId: z
-            .int({ error: "target.packageId must be a positive integer" })
-            .positive({ error: "target.packageId must be a positive integer" })
-            .max(2_147_483_647, { error: "target.packageId must be a positive integer" })
-            .optional()
-            .meta({ description: "Edition to gift; the game's main package when absent" }),
-        },
+        { inviteUrl: inviteUrlSchema, region: regionSchema, packageId: packageIdSchema },
         { error: "target must be an object with inviteUrl and region" },
       ),
       email: emailSchema(),
-      fee: z.enum(FEE_MODES, { error: `fee must be one of: ${FEE_MODES.join(", ")}` }),
-      code: promoCodeSchema.optional(),
-      // Beyond the original description, as on POST /gear: where the payment page sends the buyer
-      // back, and where the store reports the payment.
-      successUrl: redirectUrlSchema("successUrl").optional(),
-      failureUrl: redirectUrlSchema("failureUrl").optional(),
-      callbackUrl: callbackUrlSchema("callbackUrl").optional(),
-      attribution: attributionSchema.optional(),
-      locale: localeSchema.optional(),
+      ...giftRequestTail,
     },
     { error: "the request body must be a JSON object" },
   )
   .meta({ id: "GiftVerifyRequest" });
+
+/**
+ * POST /gifts/quote takes verify's body; the recipient, region and e-mail may still be missing
+ * (a checkout asks for the price before the shopper has typed them), and are checked when present.
+ */
+export const giftQuoteRequestSchema = z
+  .strictObject(
+    {
+      ...giftRequestHead,
+      target: z
+        .strictObject(
+          { inviteUrl: inviteUrlSchema.optional(), region: regionSchema.optional(), packageId: packageIdSchema },
+          { error: "target must be an object" },
+        )
+        .optional(),
+      email: emailSchema().optional(),
+      ...giftRequestTail,
+    },
+    { error: "the request body must be a JSON object" },
+  )
+  .meta({ id: "GiftQuoteRequest" });
+
+export type GiftQuoteRequest = z.infer<typeof giftQuoteRequestSchema>;
+export type GiftQuoteInput = z.input<typeof giftQuoteRequestSchema>;
 
 export type GiftVerifyRequest = z.infer<typeof giftVerifyRequestSchema>;
 export type GiftVerifyInput = z.input<typeof giftVerifyRequestSchema>;
