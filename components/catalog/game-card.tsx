@@ -3,13 +3,26 @@ import { Price } from "@/components/ui/price";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { Locale } from "@/lib/i18n/config";
 import type { Messages } from "@/lib/i18n/messages";
+import type { StorePricing } from "@/lib/money";
 import type { CatalogGame } from "@/lib/schemas/catalog";
 import { genreLabel } from "./genre-label";
 
 export const COVER_WIDTH = 460;
 export const COVER_HEIGHT = 215;
 
-export function GameCard({ game, locale, t, eager = false }: { game: CatalogGame; locale: Locale; t: Messages; eager?: boolean }) {
+export function GameCard({
+  game,
+  pricing,
+  locale,
+  t,
+  eager = false,
+}: {
+  game: CatalogGame;
+  pricing: StorePricing;
+  locale: Locale;
+  t: Messages;
+  eager?: boolean;
+}) {
   return (
     // Cards below the fold are laid out and painted only when scrolled near.
     <li className="flex [contain-intrinsic-size:auto_15rem] [content-visibility:auto]">
@@ -42,7 +55,7 @@ export function GameCard({ game, locale, t, eager = false }: { game: CatalogGame
           <h3 className="line-clamp-2 leading-snug font-semibold text-white group-hover:text-sky-200">{game.title}</h3>
           <p className="truncate text-xs text-slate-400">{game.genres.map((g) => genreLabel(g, t.catalog.genres)).join(", ")}</p>
           <div className="mt-auto pt-2">
-            <Price price={game.price} locale={locale} labels={t.common.price} />
+            <Price price={game.price} pricing={pricing} locale={locale} labels={t.common.price} />
           </div>
         </div>
       </Link>

@@ -8,10 +8,10 @@ import { buttonClass } from "@/components/ui/button";
 import { getSessionUser } from "@/lib/auth/session";
 import { gameAvailability } from "@/lib/catalog/availability";
 import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH } from "@/lib/covers/render-cover";
-import { env } from "@/lib/env";
 import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
 import { nonceFromPolicy } from "@/lib/security-headers";
+import { storePricing } from "@/lib/store-pricing";
 import { catalogHref } from "@/lib/queries/catalog-url";
 import { productJsonLd } from "./product-json-ld";
 import { Editions } from "./_components/editions";
@@ -52,6 +52,7 @@ export default async function GamePage({ params }: { params: Params }) {
   const game = await loadGame(appId, locale);
   const availability = gameAvailability(game);
   const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
+  const pricing = storePricing();
 
   return (
     <main id="main" className="mx-auto w-full max-w-6xl px-4 pt-4 pb-16 sm:pt-6">
@@ -109,7 +110,7 @@ export default async function GamePage({ params }: { params: Params }) {
           )}
           <p className="leading-relaxed text-slate-300">{game.shortDescription}</p>
           <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-800 bg-slate-900 p-4">
-            <Price price={main?.price ?? null} locale={locale} labels={t.common.price} size="lg" />
+            <Price price={main?.price ?? null} pricing={pricing} locale={locale} labels={t.common.price} size="lg" />
             {availability === null ? (
               <a href="#checkout" className={buttonClass("primary", "w-full sm:w-auto")}>
                 {t.game.buy}
@@ -122,13 +123,13 @@ export default async function GamePage({ params }: { params: Params }) {
       </div>
 
       <div className="mt-10 grid gap-10 md:grid-cols-2">
-        <Editions packages={game.packages} locale={locale} t={t} />
+        <Editions packages={game.packages} pricing={pricing} locale={locale} t={t} />
         <GiftRegions regions={game.giftRegionPrices} locale={locale} t={t} />
       </div>
 
       {availability === null && (
         <div id="checkout" className="mt-10 scroll-mt-4">
-          <GiftCheckout game={game} defaultEmail={user?.email} feeRate={env.FEE_RATE} />
+          <GiftCheckout game={game} defaultEmail={user?.email} />
         </div>
       )}
     </main>
