@@ -101,3 +101,8 @@ export function gameAvailability(
   if (refusal === null && game.giftRegionPrices && game.giftRegionPrices.every((r) => r.refusal !== null)) return "region_not_giftable";
   return refusal;
 }
+
+/** A game anyone can play for nothing: no price, and the store files it as free to play. */
+export function isFreeToPlay(game: { price: unknown; genres: readonly string[] }): boolean {
+  return game.price === null && game.genres.includes("Free to Play");
+}

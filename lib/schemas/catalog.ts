@@ -89,6 +89,12 @@ export const catalogGameSchema = z
     genres: z.array(z.string()),
     price: priceSchema.nullable().meta({ description: "null when no price is known" }),
     comingSoon: z.boolean().meta({ description: "Announced but not released; cannot be bought yet" }),
+    hasGear: z
+      .boolean()
+      .meta({
+        description:
+          "In-game gear of this game is on sale (GET /gear/items?platform={appId}); free-to-play games have no price but may have gear",
+      }),
   })
   .meta({ id: "GiftCatalogGame" });
 

@@ -25,6 +25,7 @@ interface GameRow extends Record<string, unknown> {
   price_initial: number | null;
   price_final: number | null;
   discount_percent: number | null;
+  has_gear: boolean;
 }
 
 function toPrice(initial: number | null, final: number | null, discountPercent: number | null): Price | null {
@@ -60,6 +61,7 @@ function toStoredGame(row: GameRow, lang: Language): StoredGame {
     genres: row.genres,
     price: toPrice(row.price_initial, row.price_final, row.discount_percent),
     comingSoon: row.coming_soon,
+    hasGear: row.has_gear,
   };
 }
 
@@ -107,7 +109,8 @@ export function searchCondition(text: string): { where: SQL; rank: SQL } | null 
 }
 
 const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
-  g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent`;
+  g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent,
+  EXISTS (SELECT 1 FROM gear_items gi WHERE gi.platform_app_id = g.app_id) AS has_gear`;
 /** The edition whose price the catalog shows. */
 const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
 

@@ -19,6 +19,7 @@ describe("GET /gifts/catalog", () => {
       genres: ["RPG", "Action", "Open World"],
       price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
       comingSoon: false,
+      hasGear: false,
     });
   });
 

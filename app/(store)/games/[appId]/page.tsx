@@ -6,7 +6,7 @@ import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
 import { GiftCheckout } from "@/components/checkout/gift-checkout";
 import { buttonClass } from "@/components/ui/button";
 import { getSessionUser } from "@/lib/auth/session";
-import { gameAvailability } from "@/lib/catalog/availability";
+import { gameAvailability, isFreeToPlay } from "@/lib/catalog/availability";
 import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH } from "@/lib/covers/render-cover";
 import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
@@ -110,11 +110,24 @@ export default async function GamePage({ params }: { params: Params }) {
           )}
           <p className="leading-relaxed text-slate-300">{game.shortDescription}</p>
           <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-800 bg-slate-900 p-4">
-            <Price price={main?.price ?? null} pricing={pricing} locale={locale} labels={t.common.price} size="lg" />
+            {isFreeToPlay({ price: main?.price ?? null, genres: game.genres }) ? (
+              <span className="text-2xl font-semibold text-emerald-300">{t.common.price.free}</span>
+            ) : (
+              <Price price={main?.price ?? null} pricing={pricing} locale={locale} labels={t.common.price} size="lg" />
+            )}
             {availability === null ? (
               <a href="#checkout" className={buttonClass("primary", "w-full sm:w-auto")}>
                 {t.game.buy}
               </a>
+            ) : isFreeToPlay({ price: main?.price ?? null, genres: game.genres }) ? (
+              <>
+                <p className="w-full text-slate-200">{t.game.freeToPlay}</p>
+                {game.hasGear && (
+                  <Link href={`/gear?platform=${game.appId}`} className={buttonClass("primary", "w-full sm:w-auto")}>
+                    {t.game.toGear}
+                  </Link>
+                )}
+              </>
             ) : (
               <p className="w-full text-sm text-amber-200">{t.game.unavailable[availability]}</p>
             )}
@@ -128,7 +141,12 @@ export default async function GamePage({ params }: { params: Params }) {
       </div>
 
       {availability === null && (
-        <div id="checkout" className="mt-10 scroll-mt-4">
+        // Focusable, so "Buy as a gift" (#checkout) moves the focus here and the next Tab reaches the form's first field.
+        <div
+          id="checkout"
+          tabIndex={-1}
+          className="mt-10 scroll-mt-4 rounded-lg focus-visible:outline-3 focus-visible:outline-offset-4 focus-visible:outline-sky-300"
+        >
           <GiftCheckout game={game} defaultEmail={user?.email} />
         </div>
       )}
