@@ -81,6 +81,7 @@ export function CatalogBrowser({ genres, regions }: { genres: string[]; regions:
             update({ region }, "push");
           }}
           onCategory={(category) => update({ category }, "push")}
+          onSort={(sort) => update({ sort }, "push")}
         />
       </div>
 

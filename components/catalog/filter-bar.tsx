@@ -3,7 +3,7 @@
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { intlLocale } from "@/lib/i18n/config";
 import { catalogHref, type CatalogView } from "@/lib/queries/catalog-url";
-import { STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
+import { CATALOG_SORTS, STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
 import { genreLabel } from "./genre-label";
 
 const CHIP =
@@ -21,6 +21,7 @@ export function FilterBar({
   onGenre,
   onRegion,
   onCategory,
+  onSort,
 }: {
   view: CatalogView;
   genres: string[];
@@ -29,6 +30,7 @@ export function FilterBar({
   onGenre: (genre: string | undefined) => void;
   onRegion: (region: string | undefined) => void;
   onCategory: (category: StoreCategory | undefined) => void;
+  onSort: (sort: CatalogView["sort"]) => void;
 }) {
   const { locale, t } = useI18n();
   const collator = new Intl.Collator(intlLocale(locale));
@@ -103,6 +105,23 @@ export function FilterBar({
           {regionOptions.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex items-center gap-2 md:order-last md:ml-auto">
+        <label htmlFor="catalog-sort" className="text-sm text-slate-300">
+          {t.catalog.sort.label}
+        </label>
+        <select
+          id="catalog-sort"
+          value={view.sort ?? "relevance"}
+          onChange={(event) => onSort(event.target.value === "relevance" ? undefined : (event.target.value as CatalogView["sort"]))}
+          className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-44 md:flex-none"
+        >
+          {CATALOG_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {t.catalog.sort[sort]}
             </option>
           ))}
         </select>
