@@ -33,8 +33,9 @@ export function GameCard({
         href={free && game.hasGear ? `/gear?platform=${game.appId}` : `/games/${game.appId}`}
         // Game pages render per request; prefetching 24 of them would cost more than it saves.
         prefetch={false}
-        // The list item's content-visibility clips anything outside it, so the focus ring is drawn inside the card.
-        className="group flex w-full flex-col overflow-hidden rounded-lg border border-slate-800 bg-slate-900 transition-colors hover:border-slate-600 hover:bg-slate-800/60 focus-visible:border-sky-300 focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-sky-300"
+        // The list item's content-visibility clips anything outside it, and the cover paints over an
+        // inset outline, so the focus ring is a frame laid over the whole card.
+        className="group relative flex w-full flex-col overflow-hidden rounded-lg border border-slate-800 bg-slate-900 transition-colors outline-none after:pointer-events-none after:absolute after:inset-0 after:z-10 after:rounded-lg hover:border-slate-600 hover:bg-slate-800/60 focus-visible:after:border-3 focus-visible:after:border-sky-300 focus-visible:after:content-['']"
       >
         <div className="relative aspect-[460/215] bg-slate-800">
           {/* Covers are small SVGs or the store's own CDN images: nothing for an optimizer to do. */}
