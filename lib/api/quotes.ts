@@ -17,7 +17,11 @@ export function quoteBody(q: PurchaseQuote): QuoteResponse {
     paymentAmount: q.quote?.paymentAmount ?? null,
     paymentCurrency: CURRENCY,
     fee: q.feeMode,
-    refusals: q.refusals.map((r) => ({ reason: r.reason, ...(r.param ? { param: r.param } : {}), message: messageOf(r.reason, r.details) })),
+    refusals: q.refusals.map((r) => ({
+      reason: r.reason,
+      ...(r.param ? { param: r.param } : {}),
+      message: messageOf(r.reason, r.details),
+    })),
   };
 }
 

@@ -188,7 +188,9 @@ export const intentBreakdownShape = {
 /** One reason the quoted purchase would be refused now, as the creating endpoint would answer it. */
 export const quoteRefusalSchema = z
   .object({
-    reason: z.string().meta({ description: "A reason from the catalogue, as the creating endpoint would answer it", example: "out_of_stock" }),
+    reason: z
+      .string()
+      .meta({ description: "A reason from the catalogue, as the creating endpoint would answer it", example: "out_of_stock" }),
     param: z.string().optional().meta({ description: "The request field at fault", example: "code" }),
     message: z.string().meta({ description: "The creating endpoint's message for it, in English" }),
   })

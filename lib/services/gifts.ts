@@ -44,7 +44,8 @@ async function checkGift(db: DbExecutor, appId: number, packageId: number | null
   );
   const param = "target.region";
   const refusals = reasons.map((reason) => {
-    if (reason === "region_not_giftable") return new DomainError(reason, { appId, region: region ?? "", allowed: game.gift_regions }, param);
+    if (reason === "region_not_giftable")
+      return new DomainError(reason, { appId, region: region ?? "", allowed: game.gift_regions }, param);
     if (reason === "region_restricted") return new DomainError(reason, { appId, packageId: editionId, region: region! }, param);
     if (reason === "region_price_gap") {
       const { currency, amount, rubMicrosPerUnit } = offer!;

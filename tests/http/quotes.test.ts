@@ -57,7 +57,13 @@ describe("POST /gifts/quote", () => {
   it("prices a body whose recipient and e-mail are still missing", async () => {
     const res = await api("/api/v1/gifts/quote", { body: { item: "620", fee: "included", code: "PORTAL50" } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ purchasable: true, intentAmount: 39900, discountAmount: 19950, paymentAmount: 19950, fee: "included" });
+    expect(res.body).toMatchObject({
+      purchasable: true,
+      intentAmount: 39900,
+      discountAmount: 19950,
+      paymentAmount: 19950,
+      fee: "included",
+    });
   });
 
   it("lists every refusal at once and counts a wrong code as a guess", async () => {
