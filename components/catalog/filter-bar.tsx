@@ -109,7 +109,14 @@ export function FilterBar({
           ))}
         </select>
       </div>
-      <div className="flex items-center gap-2 md:order-last md:ml-auto">
+      <nav aria-label={t.catalog.category.label} className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
+        <ul className="flex gap-2 pb-1 md:flex-wrap md:pb-0">
+          {chip(undefined, t.catalog.category.all)}
+          {STORE_CATEGORIES.map((category) => chip(category, t.catalog.categories[category]))}
+        </ul>
+      </nav>
+      {/* After the collection in the markup too, where it shows: Tab follows what the eye reads. */}
+      <div className="flex items-center gap-2 md:ml-auto">
         <label htmlFor="catalog-sort" className="text-sm text-slate-300">
           {t.catalog.sort.label}
         </label>
@@ -126,12 +133,6 @@ export function FilterBar({
           ))}
         </select>
       </div>
-      <nav aria-label={t.catalog.category.label} className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
-        <ul className="flex gap-2 pb-1 md:flex-wrap md:pb-0">
-          {chip(undefined, t.catalog.category.all)}
-          {STORE_CATEGORIES.map((category) => chip(category, t.catalog.categories[category]))}
-        </ul>
-      </nav>
     </div>
   );
 }
