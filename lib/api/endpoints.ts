@@ -9,7 +9,7 @@ import {
   gearItemsResponseSchema,
   gearQuoteRequestSchema,
 } from "@/lib/schemas/gear";
-import { giftQuoteRequestSchema, giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
+import { giftQuoteRequestSchema, giftQuoteResponseSchema, giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
 import { intentRefundRequestSchema, intentSchema } from "@/lib/schemas/intents";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
@@ -100,6 +100,7 @@ export const ENDPOINTS = {
     rateLimits: { promoGuessField: "code" },
     response: { status: 201, description: "Intent created (or replayed for an Idempotency-Key)", schema: giftVerifyResponseSchema },
     reasons: [
+      "invite_link_undecodable",
       "game_not_found",
       "edition_not_found",
       "game_not_released",
@@ -124,8 +125,9 @@ export const ENDPOINTS = {
     rateLimits: { promoGuessField: "code" },
     response: {
       status: 200,
-      description: "The amounts POST /gifts/verify would record, and in `refusals` every reason it would now refuse the body",
-      schema: quoteResponseSchema,
+      description:
+        "The amounts POST /gifts/verify would record, the friend the invite link names (`recipient`), and in `refusals` every reason verify would now refuse the body: `invite_link_undecodable`, `game_not_released`, `game_not_priced`, `region_not_giftable`, `region_restricted`, `region_price_gap` and the promo code's",
+      schema: giftQuoteResponseSchema,
     },
     // Only what leaves nothing to price is an error; every other refusal is listed in the 200.
     reasons: ["game_not_found", "edition_not_found"],
@@ -165,7 +167,8 @@ export const ENDPOINTS = {
     rateLimits: { promoGuessField: "code" },
     response: {
       status: 200,
-      description: "The amounts POST /gear would record, and in `refusals` every reason it would now refuse the body",
+      description:
+        "The amounts POST /gear would record, and in `refusals` every reason it would now refuse the body: the promo code's and `out_of_stock`",
       schema: quoteResponseSchema,
     },
     reasons: ["trade_link_mismatch", "platform_not_found", "item_not_found"],

@@ -2,6 +2,8 @@ import "server-only";
 import { PROMO_GUESS_REASONS, isDomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
 import type { QuoteResponse } from "@/lib/schemas/common";
+import type { GiftQuoteResponse } from "@/lib/schemas/gifts";
+import type { InviteRecipient } from "@/lib/steam";
 import type { PurchaseQuote } from "@/lib/services/intents";
 import { messageOf } from "./reasons";
 
@@ -23,6 +25,11 @@ export function quoteBody(q: PurchaseQuote): QuoteResponse {
       message: messageOf(r.reason, r.details),
     })),
   };
+}
+
+/** POST /gifts/quote's 200 body: a quote's, with the friend the invite link names. */
+export function giftQuoteBody(q: PurchaseQuote & { recipient: InviteRecipient | null }): GiftQuoteResponse {
+  return { ...quoteBody(q), recipient: q.recipient };
 }
 
 /** Whether the quote found the promo code wrong: a guess, counted as a refused verify's would be. */

@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
-import type { GiftQuoteRequest, GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { UNDECODABLE_INVITE_MESSAGE, type GiftQuoteRequest, type GiftVerifyRequest, type GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
 import { env } from "@/lib/env";
-import { inviteRecipient } from "@/lib/steam";
+import { inviteRecipient, type InviteRecipient } from "@/lib/steam";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
 import { packageRegionOffers } from "./giftability";
@@ -106,14 +106,25 @@ export async function verifyGift(
   return { ...intentCreated(intent, origin), recipient };
 }
 
-/** What verifyGift would charge for this body and every refusal it would meet, creating and holding nothing. */
-export async function quoteGift(db: DbExecutor, input: GiftQuoteRequest): Promise<PurchaseQuote> {
+/**
+ * What verifyGift would charge for this body and every refusal it would meet, creating and holding
+ * nothing; with an invite link, the friend it names (as verify answers it) or, when its code names
+ * no account, that refusal first, where verify would meet it.
+ */
+export async function quoteGift(db: DbExecutor, input: GiftQuoteRequest): Promise<PurchaseQuote & { recipient: InviteRecipient | null }> {
+  const inviteUrl = input.target?.inviteUrl;
+  const recipient = inviteUrl === undefined ? null : inviteRecipient(inviteUrl);
+  const link =
+    inviteUrl !== undefined && recipient === null
+      ? [new DomainError("invite_link_undecodable", { message: UNDECODABLE_INVITE_MESSAGE }, "target.inviteUrl")]
+      : [];
   const gift = await checkGift(db, input.item, input.target?.packageId ?? null, input.target?.region);
-  return quoteIntent(db, {
+  const quote = await quoteIntent(db, {
     price: gift.price,
     feeMode: input.fee,
     promoCode: input.code,
     promoTarget: { kind: "gifts", appId: input.item },
-    before: gift.refusals,
+    before: [...link, ...gift.refusals],
   });
+  return { ...quote, recipient };
 }

@@ -78,6 +78,43 @@ describe("POST /gifts/quote", () => {
     expect(await promoGuesses()).toBe(guesses + 1);
   });
 
+  it("names the friend the invite link encodes, as verify does", async () => {
+    const body = gift();
+    const quoted = await api("/api/v1/gifts/quote", { body });
+    expect(quoted.body.recipient).toEqual({ accountId: 893502140, steamId64: "76561198853767868" });
+    const verified = await api("/api/v1/gifts/verify", { body });
+    expect(quoted.body.recipient).toEqual(verified.body.recipient);
+    const unnamed = await api("/api/v1/gifts/quote", { body: { item: "620", fee: "included" } });
+    expect(unnamed.body.recipient).toBeNull();
+  });
+
+  it("lists a link that names no account with the region's and the code's refusals", async () => {
+    const res = await api("/api/v1/gifts/quote", {
+      body: gift({ code: "NOPE42" }, { inviteUrl: "https://s.team/p/abcd-efgh/QWERTYUI", region: "ZZ" }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ purchasable: false, recipient: null });
+    expect(res.body.refusals.map((r: { reason: string; param: string }) => [r.reason, r.param])).toEqual([
+      ["invite_link_undecodable", "target.inviteUrl"],
+      ["region_not_giftable", "target.region"],
+      ["promo_code_unknown", "code"],
+    ]);
+  });
+
+  it.each([
+    ["a region the edition is restricted in", "AM", "region_restricted", "may not be gifted to region AM"],
+    ["a region whose local price is too far from the store's", "BY", "region_price_gap", "cannot be gifted to region BY"],
+  ])("reports %s, as verify refuses it", async (_, region, reason, message) => {
+    const body = gift({ item: "1091500" }, { region });
+    const quoted = await api("/api/v1/gifts/quote", { body });
+    expect(quoted.status).toBe(200);
+    expect(quoted.body).toMatchObject({ purchasable: false, intentAmount: expect.any(Number) });
+    expect(quoted.body.refusals).toEqual([{ reason, param: "target.region", message: expect.stringContaining(message) }]);
+    const verified = await api("/api/v1/gifts/verify", { body });
+    expect(verified.status).toBe(409);
+    expect(verified.body).toMatchObject({ reason, message: quoted.body.refusals[0].message });
+  });
+
   it("gives a right code's guess back, and a used-up code is refused but no guess", async () => {
     const guesses = await promoGuesses();
     expect((await api("/api/v1/gifts/quote", { body: gift({ code: "WELCOME10" }) })).body.refusals).toEqual([]);
