@@ -188,7 +188,7 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
   const [page, total] = await Promise.all([
     db.execute<GameRow>(
       sql`SELECT ${GAME_COLUMNS}
-          FROM (SELECT g.app_id, ${rank} AS rank FROM ${source.from} ${MAIN_PACKAGE} ${whereSql}
+          FROM (SELECT g.app_id, ${rank} AS rank FROM ${source.from} ${orderJoin(query.sort)} ${whereSql}
                 ORDER BY ${catalogOrder(query.sort, sql`rank`, source.order, tiered)}
                 LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
           JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
@@ -200,25 +200,27 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
 }
 
 /**
- * The catalog's order for `sort`. Games that cannot be bought yet (not released, or no price and
- * not free to play) come after the rest in every order (`tiered`; a giftableTo slice has none), so
- * they never fill the first screen. `relevance` is the search's own rank (exact, then prefix, then
- * typo-tolerant matches) when searching, the store's popularity otherwise; the other sorts fall back
- * on it. Popularity and appId (`popularity`) break ties, so pages never repeat or skip a game.
- * `rank` names the search rank where the order is used (the inner select's column, or the page's).
+ * The catalog's order for `sort`. Games that cannot be bought yet (games.sort_tier 1: not released,
+ * or no price and not free to play) come after the rest in every order (`tiered`; a giftableTo slice
+ * has none), so they never fill the first screen. `relevance` is the search's own rank (an exact
+ * name, then every word in a name, then the rest, typos included) when searching, and the store's
+ * popularity otherwise: (sort_tier, sort_rank, app_id), an index walk. The other sorts fall back on
+ * it. Popularity and appId (`popularity`) break ties, so pages never repeat or skip a game. `rank`
+ * names the search rank where the order is used (the inner select's column, or the page's).
  */
 function catalogOrder(sort: CatalogSort, rank: SQL, popularity: SQL, tiered: boolean): SQL {
-  const unavailable = tiered
-    ? sql`(g.coming_soon OR (p.price_final IS NULL AND NOT g.genre_keys @> ARRAY['free to play']::text[])), `
-    : sql``;
-  if (sort === "relevance") return sql`${rank} DESC, ${unavailable}${popularity}`;
+  const tier = tiered ? sql`g.sort_tier, ` : sql``;
+  if (sort === "relevance") return sql`${rank} DESC, ${tier}${popularity}`;
   const first = {
     price: sql`p.price_final ASC NULLS LAST`,
     discount: sql`coalesce(p.discount_percent, 0) DESC`,
     newest: sql`g.release_date DESC NULLS LAST`,
   }[sort];
-  return sql`${unavailable}${first}, ${rank} DESC, ${popularity}`;
+  return sql`${tier}${first}, ${rank} DESC, ${popularity}`;
 }
+
+/** The main edition, joined only for the orders that read its price. */
+const orderJoin = (sort: CatalogSort): SQL => (sort === "price" || sort === "discount" ? MAIN_PACKAGE : sql``);
 
 /**
  * Without a search the total comes from catalog_counts (giftable_counts with giftableTo), the
