@@ -3,8 +3,7 @@
 import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { intlLocale } from "@/lib/i18n/config";
-import { format } from "@/lib/i18n/format";
+import { format, formatStoreTime } from "@/lib/i18n/format";
 import { AmountTable } from "@/components/orders/amount-table";
 import type { FeeMode } from "@/lib/money";
 import type { GiftVerifyResponse } from "@/lib/schemas/gifts";
@@ -32,7 +31,8 @@ export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
   const s = t.checkout.summary;
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
-  const time = new Intl.DateTimeFormat(intlLocale(locale), { hour: "2-digit", minute: "2-digit" }).format(new Date(intent.expiresAt));
+  // The payment page's format: the zone, and the date unless it is today there.
+  const time = formatStoreTime(new Date(intent.expiresAt), locale, new Date());
 
   // The form this replaces had focus; the shopper continues from the result.
   useEffect(() => heading.current?.focus(), []);

@@ -42,7 +42,7 @@ test.describe("gear purchase (ru)", () => {
     await expect(summary).toContainText(`AK-47 | Redline (Field-Tested) для аккаунта ${ACCOUNT}`);
     await expect(summary.getByRole("term")).toHaveText(["Цена", "Комиссия сервиса", "К оплате"]);
     await expect(summary.getByRole("definition")).toHaveText([money("1 250 ₽"), money("62,50 ₽"), money("1 312,50 ₽")]);
-    await expect(summary).toContainText(/Предмет отложен для вас до \d\d:\d\d/);
+    await expect(summary).toContainText(/Предмет отложен для вас до (\d{1,2} [а-я]+ в )?\d\d:\d\d (MSK|GMT\+3)/);
     const intentId = await intentIdFromSummary(page, "Перейти к оплате");
     const [intent] = await dbQuery(
       `SELECT i.kind, i.status, i.account, i.trade_link, i.email, i.payment_amount, g.item

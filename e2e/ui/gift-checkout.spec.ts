@@ -37,7 +37,8 @@ test.describe("gift checkout (ru)", () => {
     await expect(page.getByTestId("payment-amount")).toHaveText(money("399 ₽"));
     await expect(summary.getByRole("term")).toHaveText(["Цена", "К оплате", "в т. ч. комиссия сервиса"]);
     await expect(summary.getByRole("definition")).toHaveText([money("399 ₽"), money("399 ₽"), money("19,95 ₽")]);
-    await expect(summary).toContainText(/Оплатите до \d\d:\d\d/);
+    // The payment page's format: the zone beside the time, the date when it is not today in Moscow.
+    await expect(summary).toContainText(/Оплатите до (\d{1,2} [а-я]+ в )?\d\d:\d\d (MSK|GMT\+3)/);
     const intentId = await intentIdFromSummary(page, "Перейти к оплате");
     await expect(summary).toContainText(intentId);
 
@@ -71,8 +72,13 @@ test.describe("gift checkout (ru)", () => {
 
     const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
     const intentId = await intentIdFromSummary(page, "Перейти к оплате");
+    const deadline = /Оплатите до ([^:]*\d\d:\d\d [A-Z+0-9]+)/;
+    const summaryDeadline = (await summary.textContent())?.match(deadline)?.[1];
     await page.getByRole("link", { name: "Перейти к оплате" }).click();
     await expect(page).toHaveURL(new RegExp(`/pay/${intentId}$`));
+    // The summary said "pay by" in the payment page's own words: the same time, zone and (if not today) date.
+    expect(summaryDeadline).toBeTruthy();
+    expect((await page.getByRole("main").textContent())?.match(deadline)?.[1]).toBe(summaryDeadline);
     await page.goBack();
     await expect(page).toHaveURL(/\/games\/620$/);
     await expect(summary).toContainText("Подарок: Portal 2, регион Казахстан");
