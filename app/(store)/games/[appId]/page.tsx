@@ -53,6 +53,7 @@ export default async function GamePage({ params }: { params: Params }) {
   const availability = gameAvailability(game);
   const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
   const pricing = storePricing();
+  const free = isFreeToPlay({ price: main?.price ?? null, genres: game.genres });
 
   return (
     <main id="main" className="mx-auto w-full max-w-6xl px-4 pt-4 pb-16 sm:pt-6">
@@ -110,7 +111,7 @@ export default async function GamePage({ params }: { params: Params }) {
           )}
           <p className="leading-relaxed text-slate-300">{game.shortDescription}</p>
           <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-800 bg-slate-900 p-4">
-            {isFreeToPlay({ price: main?.price ?? null, genres: game.genres }) ? (
+            {free ? (
               <span className="text-2xl font-semibold text-emerald-300">{t.common.price.free}</span>
             ) : (
               <Price price={main?.price ?? null} pricing={pricing} locale={locale} labels={t.common.price} size="lg" />
@@ -119,7 +120,7 @@ export default async function GamePage({ params }: { params: Params }) {
               <a href="#checkout" className={buttonClass("primary", "w-full sm:w-auto")}>
                 {t.game.buy}
               </a>
-            ) : isFreeToPlay({ price: main?.price ?? null, genres: game.genres }) ? (
+            ) : free ? (
               <>
                 <p className="w-full text-slate-200">{t.game.freeToPlay}</p>
                 {game.hasGear && (
@@ -136,7 +137,7 @@ export default async function GamePage({ params }: { params: Params }) {
       </div>
 
       <div className="mt-10 grid gap-10 md:grid-cols-2">
-        <Editions packages={game.packages} pricing={pricing} locale={locale} t={t} />
+        <Editions packages={game.packages} pricing={pricing} free={free} locale={locale} t={t} />
         <GiftRegions regions={game.giftRegionPrices} locale={locale} t={t} />
       </div>
 

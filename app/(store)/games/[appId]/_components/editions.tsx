@@ -7,11 +7,14 @@ import type { GameDetails } from "@/lib/schemas/catalog";
 export function Editions({
   packages,
   pricing,
+  free = false,
   locale,
   t,
 }: {
   packages: GameDetails["packages"];
   pricing: StorePricing;
+  /** A free-to-play game: an edition without a price is free, not "no price yet". */
+  free?: boolean;
   locale: Locale;
   t: Messages;
 }) {
@@ -37,7 +40,11 @@ export function Editions({
                 )}
               </th>
               <td className="py-3 text-right align-top">
-                <Price price={p.price} pricing={pricing} locale={locale} labels={t.common.price} align="end" />
+                {free && p.price === null ? (
+                  <span className="font-semibold text-emerald-300">{t.common.price.free}</span>
+                ) : (
+                  <Price price={p.price} pricing={pricing} locale={locale} labels={t.common.price} align="end" />
+                )}
               </td>
             </tr>
           ))}
