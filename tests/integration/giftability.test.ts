@@ -153,7 +153,11 @@ describe("giftableTo", () => {
       const want = kz.filter((g) => (steamCategory ? g.categories.includes(steamCategory) : true) && g.genre_keys.includes("rpg"));
       expect(await listAll("KZ", { genre: "RPG", steamCategory })).toEqual({ ids: want.map((g) => g.app_id), total: want.length });
     }
-    const search = await listCatalog(t.db, { page: 0, limit: 5, sort: "relevance", lang: "en", giftableTo: "BY", query: "cyberpunk" }, "http://store.test");
+    const search = await listCatalog(
+      t.db,
+      { page: 0, limit: 5, sort: "relevance", lang: "en", giftableTo: "BY", query: "cyberpunk" },
+      "http://store.test",
+    );
     expect(search).toMatchObject({ games: [], total: 0 }); // over the gap in BY
     expect(await listAll("ZZ")).toEqual({ ids: [], total: 0 });
   });
