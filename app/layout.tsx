@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { AccountNav } from "@/components/account/account-nav";
 import { Providers } from "@/components/providers";
 import { ArrivalNotice } from "@/components/site/arrival-notice";
+import { storePricing } from "@/lib/store-pricing";
 import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
 import { getSessionUser } from "@/lib/auth/session";
@@ -34,7 +35,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           {t.common.skipToContent}
         </a>
-        <Providers locale={locale} messages={storefrontMessages(t)}>
+        <Providers locale={locale} messages={storefrontMessages(t)} pricing={storePricing()}>
           <SiteHeader locale={locale} t={t} account={<AccountNav user={user} />} />
           {/* The skip link's target: pages keep their own <main>; this lands right before it. */}
           <div id="content" tabIndex={-1} className="flex flex-1 flex-col outline-none">

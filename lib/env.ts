@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FEE_MODES } from "@/lib/money";
 import { allowCallbackHosts } from "@/lib/schemas/common";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/schedule";
 
@@ -29,6 +30,11 @@ const envSchema = z.object({
    * `npm run db:seed` or an import (or anything that calls refreshGiftability) so the catalog's filter agrees.
    */
   GIFT_PRICE_GAP: z.coerce.number().min(0).max(100).default(10),
+  /**
+   * How the store's own pages charge the fee on gifts (partners choose `fee` per request): `included`
+   * makes the catalog's price the price paid. Every page shows the one all-in price this gives.
+   */
+  STOREFRONT_FEE_MODE: z.enum(FEE_MODES).default("included"),
   /** How long an unpaid intent holds its reservation. */
   INTENT_TTL_SECONDS: z.coerce
     .number()

@@ -91,6 +91,33 @@ export function quote(price: number, mode: FeeMode, rateBps: number, discount?: 
   return { intentAmount: price, discountAmount: off, feeAmount, paymentAmount };
 }
 
+/** How the store's own pages price a purchase: its fee mode for gifts (gear is always `excluded`) and the rate. */
+export interface StorePricing {
+  giftFeeMode: FeeMode;
+  feeRateBps: number;
+}
+
+/** The fee mode the store's own pages use for `kind`: gear knows only `excluded`. */
+export const storeFeeMode = (pricing: StorePricing, kind: "gift" | "gear"): FeeMode => (kind === "gear" ? "excluded" : pricing.giftFeeMode);
+
+/**
+ * A catalog price as the shopper will pay it on the store's own pages, fee and all (no promo code):
+ * the one number a card, the game page, the gear list and the payment page agree on.
+ */
+export function allInPrice<P extends { paymentAmount: number; paymentAmountFull?: number }>(
+  price: P,
+  pricing: StorePricing,
+  kind: "gift" | "gear" = "gift",
+): P {
+  const mode = storeFeeMode(pricing, kind);
+  const pay = (kopecks: number) => quote(kopecks, mode, pricing.feeRateBps).paymentAmount;
+  return {
+    ...price,
+    paymentAmount: pay(price.paymentAmount),
+    ...(price.paymentAmountFull === undefined ? {} : { paymentAmountFull: pay(price.paymentAmountFull) }),
+  };
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /** `129900` -> `1 299 ₽` (kopecks shown only when there are any). */

@@ -13,7 +13,7 @@ async function main(argv: string[]): Promise<void> {
     console.log("| query | first result | total | ms |\n|---|---|---|---|");
     for (const query of argv.length ? argv : QUERIES) {
       const started = performance.now();
-      const { games, total } = await listCatalog(db, { page: 0, limit: 5, query, lang: "en" }, "http://localhost");
+      const { games, total } = await listCatalog(db, { page: 0, limit: 5, query, sort: "relevance", lang: "en" }, "http://localhost");
       const ms = (performance.now() - started).toFixed(1);
       console.log(`| \`${query}\` | ${games[0]?.title ?? "—"} | ${total} | ${ms} |`);
     }

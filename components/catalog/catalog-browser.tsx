@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
+import { useStorePricing } from "@/components/store-pricing";
 import { buttonClass } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
 import { format, plural } from "@/lib/i18n/format";
@@ -29,6 +30,7 @@ type HistoryMode = "push" | "replace";
  */
 export function CatalogBrowser({ genres, regions }: { genres: string[]; regions: string[] }) {
   const { locale, t } = useI18n();
+  const pricing = useStorePricing();
   const searchParams = useSearchParams();
   const view = useMemo(() => readCatalogView(searchParams), [searchParams]);
   const query = toCatalogQuery(view, locale);
@@ -79,6 +81,7 @@ export function CatalogBrowser({ genres, regions }: { genres: string[]; regions:
             update({ region }, "push");
           }}
           onCategory={(category) => update({ category }, "push")}
+          onSort={(sort) => update({ sort }, "push")}
         />
       </div>
 
@@ -112,7 +115,7 @@ export function CatalogBrowser({ genres, regions }: { genres: string[]; regions:
         ) : (
           <ul aria-busy={updating} className={`${GRID} transition-opacity ${updating ? "opacity-60" : ""}`}>
             {result.data.games.map((game, i) => (
-              <GameCard key={game.appId} game={game} locale={locale} t={t} eager={i < EAGER_CARDS} />
+              <GameCard key={game.appId} game={game} pricing={pricing} locale={locale} t={t} eager={i < EAGER_CARDS} />
             ))}
           </ul>
         )}

@@ -3,7 +3,7 @@
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { intlLocale } from "@/lib/i18n/config";
 import { catalogHref, type CatalogView } from "@/lib/queries/catalog-url";
-import { STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
+import { CATALOG_SORTS, STORE_CATEGORIES, type StoreCategory } from "@/lib/schemas/catalog-params";
 import { genreLabel } from "./genre-label";
 
 const CHIP =
@@ -21,6 +21,7 @@ export function FilterBar({
   onGenre,
   onRegion,
   onCategory,
+  onSort,
 }: {
   view: CatalogView;
   genres: string[];
@@ -29,6 +30,7 @@ export function FilterBar({
   onGenre: (genre: string | undefined) => void;
   onRegion: (region: string | undefined) => void;
   onCategory: (category: StoreCategory | undefined) => void;
+  onSort: (sort: CatalogView["sort"]) => void;
 }) {
   const { locale, t } = useI18n();
   const collator = new Intl.Collator(intlLocale(locale));
@@ -69,50 +71,75 @@ export function FilterBar({
     );
   };
 
+  // Two rows on wide screens: what to show (genre, region), then the collection with the order at its
+  // right. The markup follows the same order, so Tab goes where the eye reads.
   return (
-    <div className="flex flex-col gap-3 md:flex-row md:items-center">
-      <div className="flex items-center gap-2">
-        <label htmlFor="catalog-genre" className="text-sm text-slate-300">
-          {t.catalog.genre.label}
-        </label>
-        <select
-          id="catalog-genre"
-          value={view.genre ?? ""}
-          onChange={(event) => onGenre(event.target.value || undefined)}
-          className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-52 md:flex-none"
-        >
-          <option value="">{t.catalog.genre.all}</option>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-3 md:flex-row md:items-center">
+        <div className="flex items-center gap-2">
+          <label htmlFor="catalog-genre" className="text-sm whitespace-nowrap text-slate-300">
+            {t.catalog.genre.label}
+          </label>
+          <select
+            id="catalog-genre"
+            value={view.genre ?? ""}
+            onChange={(event) => onGenre(event.target.value || undefined)}
+            className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-52 md:flex-none"
+          >
+            <option value="">{t.catalog.genre.all}</option>
+            {options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex items-center gap-2">
+          <label htmlFor="catalog-region" className="text-sm whitespace-nowrap text-slate-300">
+            {t.catalog.region.label}
+          </label>
+          <select
+            id="catalog-region"
+            value={view.region ?? ""}
+            onChange={(event) => onRegion(event.target.value || undefined)}
+            className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-44 md:flex-none"
+          >
+            <option value="">{t.catalog.region.any}</option>
+            {regionOptions.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
-      <div className="flex items-center gap-2">
-        <label htmlFor="catalog-region" className="text-sm text-slate-300">
-          {t.catalog.region.label}
-        </label>
-        <select
-          id="catalog-region"
-          value={view.region ?? ""}
-          onChange={(event) => onRegion(event.target.value || undefined)}
-          className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-44 md:flex-none"
-        >
-          <option value="">{t.catalog.region.any}</option>
-          {regionOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+      <div className="flex flex-col gap-3 md:flex-row md:items-center">
+        {/* Room inside the scroll box for the chips' focus ring, which the box would otherwise clip. */}
+        <nav aria-label={t.catalog.category.label} className="-mx-4 -my-1 overflow-x-auto px-4 py-1 md:-mx-1 md:px-1">
+          <ul className="flex gap-2 pb-1 md:flex-wrap md:pb-0">
+            {chip(undefined, t.catalog.category.all)}
+            {STORE_CATEGORIES.map((category) => chip(category, t.catalog.categories[category]))}
+          </ul>
+        </nav>
+        {/* After the collection in the markup too, where it shows: Tab follows what the eye reads. */}
+        <div className="flex items-center gap-2 md:ml-auto">
+          <label htmlFor="catalog-sort" className="text-sm whitespace-nowrap text-slate-300">
+            {t.catalog.sort.label}
+          </label>
+          <select
+            id="catalog-sort"
+            value={view.sort ?? "relevance"}
+            onChange={(event) => onSort(event.target.value === "relevance" ? undefined : (event.target.value as CatalogView["sort"]))}
+            className="h-10 min-w-0 flex-1 rounded-lg border border-slate-600 bg-slate-900 px-3 text-sm text-white md:w-44 md:flex-none"
+          >
+            {CATALOG_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {t.catalog.sort[sort]}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
-      <nav aria-label={t.catalog.category.label} className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
-        <ul className="flex gap-2 pb-1 md:flex-wrap md:pb-0">
-          {chip(undefined, t.catalog.category.all)}
-          {STORE_CATEGORIES.map((category) => chip(category, t.catalog.categories[category]))}
-        </ul>
-      </nav>
     </div>
   );
 }

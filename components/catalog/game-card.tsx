@@ -1,23 +1,41 @@
 import Link from "next/link";
 import { Price } from "@/components/ui/price";
 import { Skeleton } from "@/components/ui/skeleton";
+import { isFreeToPlay } from "@/lib/catalog/availability";
 import type { Locale } from "@/lib/i18n/config";
 import type { Messages } from "@/lib/i18n/messages";
+import type { StorePricing } from "@/lib/money";
 import type { CatalogGame } from "@/lib/schemas/catalog";
 import { genreLabel } from "./genre-label";
 
 export const COVER_WIDTH = 460;
 export const COVER_HEIGHT = 215;
 
-export function GameCard({ game, locale, t, eager = false }: { game: CatalogGame; locale: Locale; t: Messages; eager?: boolean }) {
+export function GameCard({
+  game,
+  pricing,
+  locale,
+  t,
+  eager = false,
+}: {
+  game: CatalogGame;
+  pricing: StorePricing;
+  locale: Locale;
+  t: Messages;
+  eager?: boolean;
+}) {
+  const free = isFreeToPlay(game);
   return (
     // Cards below the fold are laid out and painted only when scrolled near.
     <li className="flex [contain-intrinsic-size:auto_15rem] [content-visibility:auto]">
       <Link
-        href={`/games/${game.appId}`}
+        // A free game has nothing to buy but its gear: the card leads there.
+        href={free && game.hasGear ? `/gear?platform=${game.appId}` : `/games/${game.appId}`}
         // Game pages render per request; prefetching 24 of them would cost more than it saves.
         prefetch={false}
-        className="group flex w-full flex-col overflow-hidden rounded-lg border border-slate-800 bg-slate-900 transition-colors hover:border-slate-600 hover:bg-slate-800/60"
+        // The list item's content-visibility clips anything outside it, and the cover paints over an
+        // inset outline, so the focus ring is a frame laid over the whole card.
+        className="group relative flex w-full flex-col overflow-hidden rounded-lg border border-slate-800 bg-slate-900 transition-colors outline-none after:pointer-events-none after:absolute after:inset-0 after:z-10 after:rounded-lg hover:border-slate-600 hover:bg-slate-800/60 focus-visible:after:border-3 focus-visible:after:border-sky-300 focus-visible:after:content-['']"
       >
         <div className="relative aspect-[460/215] bg-slate-800">
           {/* Covers are small SVGs or the store's own CDN images: nothing for an optimizer to do. */}
@@ -42,7 +60,14 @@ export function GameCard({ game, locale, t, eager = false }: { game: CatalogGame
           <h3 className="line-clamp-2 leading-snug font-semibold text-white group-hover:text-sky-200">{game.title}</h3>
           <p className="truncate text-xs text-slate-400">{game.genres.map((g) => genreLabel(g, t.catalog.genres)).join(", ")}</p>
           <div className="mt-auto pt-2">
-            <Price price={game.price} locale={locale} labels={t.common.price} />
+            {free ? (
+              <span className="flex flex-col">
+                <span className="font-semibold text-emerald-300">{t.common.price.free}</span>
+                {game.hasGear && <span className="text-sm text-sky-300">{t.common.price.gear}</span>}
+              </span>
+            ) : (
+              <Price price={game.price} pricing={pricing} locale={locale} labels={t.common.price} />
+            )}
           </div>
         </div>
       </Link>

@@ -1,6 +1,7 @@
 "use client";
 
 import { FormAlert, SubmitButton, TextField } from "@/components/forms/fields";
+import { Button } from "@/components/ui/button";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import type { useCheckoutForm } from "./use-checkout-form";
@@ -37,10 +38,27 @@ export function EmailField({ form, value, onChange, error }: FieldProps) {
   );
 }
 
-export function PromoCodeField({ form, value, onChange, error }: FieldProps) {
+/** The promo code and its "Apply" button, which prices the order with it before it exists (`promo`). */
+export function PromoCodeField({
+  form,
+  value,
+  onChange,
+  error,
+  promo,
+}: FieldProps & { promo: { apply: (code: string) => void; clear: () => void; applying: boolean; codeError?: string } }) {
   const { t } = useI18n();
   return (
     <TextField
+      action={
+        <Button
+          variant="secondary"
+          className="shrink-0"
+          aria-disabled={promo.applying || undefined}
+          onClick={() => !promo.applying && promo.apply(value)}
+        >
+          {promo.applying ? t.checkout.code.applying : t.checkout.code.apply}
+        </Button>
+      }
       name="code"
       autoComplete="off"
       spellCheck={false}
@@ -48,8 +66,11 @@ export function PromoCodeField({ form, value, onChange, error }: FieldProps) {
       note={t.checkout.code.optional}
       hint={t.checkout.code.hint}
       value={value}
-      onChange={onChange}
-      error={error("code")}
+      onChange={(typed) => {
+        promo.clear();
+        onChange(typed);
+      }}
+      error={error("code") ?? promo.codeError}
       maxLength={64}
       inputRef={form.register("code")}
     />

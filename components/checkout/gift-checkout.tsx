@@ -8,14 +8,16 @@ import { gameAvailability } from "@/lib/catalog/availability";
 import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { regionName } from "@/lib/i18n/regions";
-import { feeRateToBps, formatRub, quote, type FeeMode } from "@/lib/money";
-import { useVerifyGift } from "@/lib/queries/gifts";
+import { formatRub, quote } from "@/lib/money";
+import { giftQuoteQueryOptions, useVerifyGift } from "@/lib/queries/gifts";
+import { useStorePricing } from "@/components/store-pricing";
 import type { GameDetails } from "@/lib/schemas/catalog";
 import { GIFT_PLATFORM } from "@/lib/schemas/gift-params";
-import type { GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
+import type { GiftQuoteInput, GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { inviteRecipient } from "@/lib/steam";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "./checkout-fields";
 import { IntentSummary } from "./intent-summary";
+import { QuotePanel, usePromoQuote } from "./promo-quote";
 import { useCheckoutForm } from "./use-checkout-form";
 import { checkoutKeys, restoreFields, restoreOrder, useSessionState } from "./use-session-state";
 
@@ -24,32 +26,39 @@ export interface GiftCheckoutProps {
   game: Pick<GameDetails, "appId" | "title" | "packages" | "giftRegions" | "comingSoon">;
   /** The signed-in shopper's e-mail, prefilled. */
   defaultEmail?: string;
-  /** The store's fee rate (FEE_RATE, e.g. 0.05): shows what each fee mode costs; without it the modes are described only. */
-  feeRate?: number;
 }
 
 /** Fields in the order they appear: the first one with a problem gets the focus. */
 const loadGiftSchema = () => import("@/lib/schemas/gifts").then((m) => m.giftVerifyRequestSchema);
 
-const FIELD_ORDER: CheckoutField[] = ["inviteUrl", "region", "packageId", "email", "fee", "code"];
-const FEE_CHOICES: FeeMode[] = ["excluded", "included", "naive"];
+const FIELD_ORDER: CheckoutField[] = ["inviteUrl", "region", "packageId", "email", "code"];
 
 interface Values {
   inviteUrl: string;
   region: string;
   packageId: string;
   email: string;
-  fee: FeeMode;
   code: string;
 }
 
-function requestBody(appId: number, v: Values, locale: Locale): GiftVerifyInput {
+/** What the code's quote prices: the game, edition and region, without the recipient yet. */
+function quoteBody(appId: number, v: Values, fee: GiftVerifyInput["fee"]): GiftQuoteInput {
+  return {
+    platform: GIFT_PLATFORM,
+    item: String(appId),
+    target: { ...(v.region ? { region: v.region } : {}), ...(v.packageId ? { packageId: Number(v.packageId) } : {}) },
+    fee,
+  };
+}
+
+function requestBody(appId: number, v: Values, fee: GiftVerifyInput["fee"], locale: Locale): GiftVerifyInput {
   return {
     platform: GIFT_PLATFORM,
     item: String(appId),
     target: { inviteUrl: v.inviteUrl, region: v.region, ...(v.packageId ? { packageId: Number(v.packageId) } : {}) },
     email: v.email,
-    fee: v.fee,
+    // The store's own pages charge the fee one way (STOREFRONT_FEE_MODE), so every price shown is the one paid.
+    fee,
     ...(v.code.trim() ? { code: v.code } : {}),
     // The receipt and later mail come in the language the shopper is using.
     locale,
@@ -57,12 +66,15 @@ function requestBody(appId: number, v: Values, locale: Locale): GiftVerifyInput 
 }
 
 /**
- * Buying a game as a gift: the friend's invite link, their region, the edition, the fee mode, an
- * e-mail for the receipt and a promo code. Validates with the API's own schema before sending,
- * then creates the intent through POST /api/v1/gifts/verify and shows what to pay.
+ * Buying a game as a gift: the friend's invite link, their region, the edition, an e-mail for the
+ * receipt and a promo code, applied in place (POST /api/v1/gifts/quote) so the price shown is the
+ * price paid. Validates with the API's own schema before sending, then creates the intent through
+ * POST /api/v1/gifts/verify and shows what to pay.
  */
-export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutProps) {
+export function GiftCheckout({ game, defaultEmail = "" }: GiftCheckoutProps) {
   const { locale, t } = useI18n();
+  const pricing = useStorePricing();
+  const feeMode = pricing.giftFeeMode;
   const g = t.checkout.gift;
   const money = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
   const headingId = useId();
@@ -75,7 +87,6 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     region: game.giftRegions.length === 1 ? (game.giftRegions[0] ?? "") : "",
     packageId: firstPackage ? String(firstPackage.packageId) : "",
     email: defaultEmail,
-    fee: "excluded",
     code: "",
   });
   // Kept for the tab, so Back from the payment page finds the form and the order again.
@@ -88,11 +99,21 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   const verify = useVerifyGift();
   const form = useCheckoutForm({
     loadSchema: loadGiftSchema,
-    body: requestBody(game.appId, values, locale),
+    body: requestBody(game.appId, values, feeMode, locale),
     fieldOrder: FIELD_ORDER,
     mutation: verify,
   });
   const { errorFor, register } = form;
+  const problemContext = {
+    regionName: (code: string) => regionName(code, locale),
+    region: values.region,
+    giftRegions: game.giftRegions,
+  };
+  const promo = usePromoQuote({
+    body: values.packageId ? quoteBody(game.appId, values, feeMode) : null,
+    options: giftQuoteQueryOptions,
+    context: problemContext,
+  });
 
   const update =
     <K extends keyof Values>(key: K, field: CheckoutField) =>
@@ -123,11 +144,13 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
         kind="gift"
         description={format(t.checkout.summary.giftTo, { title, region: regionName(sent.region, locale) })}
         intent={response}
-        feeIncluded={sent.fee === "included"}
+        feeMode={feeMode}
+        promoCode={sent.code.trim().toUpperCase() || null}
         onAnother={() => {
           setResult(null);
           form.reset();
           setValues((v) => ({ ...initial(), email: v.email }));
+          promo.clear();
           verify.reset();
         }}
       />
@@ -137,19 +160,14 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
   function submit(event: FormEvent) {
     const sent = values;
     form.submit(event, {
-      context: {
-        regionName: (code) => regionName(code, locale),
-        region: sent.region,
-        giftRegions: game.giftRegions,
-        code: sent.code.trim().toUpperCase(),
-      },
+      context: { ...problemContext, code: sent.code.trim().toUpperCase() },
       onSuccess: (response) => setResult({ response, values: sent }),
     });
   }
 
   const selected = game.packages.find((p) => String(p.packageId) === values.packageId);
   const basePrice = selected?.price?.paymentAmount;
-  const feeBps = feeRate === undefined ? undefined : feeRateToBps(feeRate);
+  const pay = (kopecks: number) => money(quote(kopecks, feeMode, pricing.feeRateBps).paymentAmount);
 
   const editionChoices: Choice[] = game.packages.map((p) => ({
     value: String(p.packageId),
@@ -157,12 +175,12 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     disabled: p.price === null,
     aside: p.price ? (
       <span className="flex flex-col items-end tabular-nums">
-        <span className="font-semibold">{money(p.price.paymentAmount)}</span>
+        <span className="font-semibold">{pay(p.price.paymentAmount)}</span>
         {p.price.paymentAmountFull && (
           <span className="text-sm whitespace-nowrap text-slate-400">
             <s>
               <span className="sr-only">{g.edition.was} </span>
-              {money(p.price.paymentAmountFull)}
+              {pay(p.price.paymentAmountFull)}
             </s>
             {p.price.discountPercent && <span className="ml-1.5 text-emerald-300">−{p.price.discountPercent}%</span>}
           </span>
@@ -171,16 +189,6 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
     ) : (
       <span className="text-sm">{g.edition.notOnSale}</span>
     ),
-  }));
-
-  const feeChoices: Choice[] = FEE_CHOICES.map((mode) => ({
-    value: mode,
-    label: g.fee[mode],
-    description: g.fee[`${mode}Hint`],
-    aside:
-      basePrice !== undefined && feeBps !== undefined ? (
-        <span className="tabular-nums">{money(quote(basePrice, mode, feeBps).paymentAmount)}</span>
-      ) : undefined,
   }));
 
   return (
@@ -227,17 +235,12 @@ export function GiftCheckout({ game, defaultEmail = "", feeRate }: GiftCheckoutP
           groupRef={register("packageId")}
         />
         <EmailField form={form} value={values.email} onChange={update("email", "email")} error={errorFor} />
-        <ChoiceGroup
-          name="fee"
-          legend={g.fee.legend}
-          hint={feeBps !== undefined ? g.fee.hint : undefined}
-          value={values.fee}
-          onChange={(mode) => update("fee", "fee")(mode as FeeMode)}
-          choices={feeChoices}
-          error={errorFor("fee")}
-          groupRef={register("fee")}
+        <PromoCodeField form={form} value={values.code} onChange={update("code", "code")} error={errorFor} promo={promo} />
+        <QuotePanel
+          local={basePrice === undefined ? null : quote(basePrice, feeMode, pricing.feeRateBps)}
+          feeMode={feeMode}
+          promo={promo}
         />
-        <PromoCodeField form={form} value={values.code} onChange={update("code", "code")} error={errorFor} />
 
         <CheckoutFormEnd form={form} pending={verify.isPending} label={g.submit} pendingLabel={g.submitting} />
       </form>

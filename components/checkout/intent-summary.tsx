@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { intlLocale } from "@/lib/i18n/config";
-import { format } from "@/lib/i18n/format";
-import { formatRub } from "@/lib/money";
+import { format, formatStoreTime } from "@/lib/i18n/format";
+import { AmountTable } from "@/components/orders/amount-table";
+import type { FeeMode } from "@/lib/money";
 import type { GiftVerifyResponse } from "@/lib/schemas/gifts";
 
 export interface IntentSummaryProps {
@@ -16,8 +16,10 @@ export interface IntentSummaryProps {
     GiftVerifyResponse,
     "intentId" | "paymentAmount" | "intentAmount" | "discountAmount" | "feeAmount" | "expiresAt" | "paymentUrl"
   >;
-  /** The fee is carved out of the price (`included`) rather than added to it. */
-  feeIncluded: boolean;
+  /** How the fee was charged: carved out of the price (`included`) or added to it. */
+  feeMode: FeeMode;
+  /** The promo code sent, named beside its discount. */
+  promoCode: string | null;
   /** Gear holds a unit of stock until then; a gift only waits. */
   kind: "gift" | "gear";
   onAnother: () => void;
@@ -27,10 +29,10 @@ export interface IntentSummaryProps {
 export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
   const { locale, t } = useI18n();
   const s = t.checkout.summary;
-  const money = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
-  const time = new Intl.DateTimeFormat(intlLocale(locale), { hour: "2-digit", minute: "2-digit" }).format(new Date(intent.expiresAt));
+  // The payment page's format: the zone, and the date unless it is today there.
+  const time = formatStoreTime(new Date(intent.expiresAt), locale, new Date());
 
   // The form this replaces had focus; the shopper continues from the result.
   useEffect(() => heading.current?.focus(), []);
@@ -42,28 +44,9 @@ export function IntentSummary({ intent, ...props }: IntentSummaryProps) {
       </h2>
       <p className="mt-1 text-slate-300">{props.description}</p>
 
-      <dl className="mt-4 space-y-1.5">
-        <div className="flex justify-between gap-6">
-          <dt className="text-slate-300">{s.price}</dt>
-          <dd className="tabular-nums">{money(intent.intentAmount)}</dd>
-        </div>
-        {intent.discountAmount > 0 && (
-          <div className="flex justify-between gap-6">
-            <dt className="text-slate-300">{s.discount}</dt>
-            <dd className="text-emerald-300 tabular-nums">−{money(intent.discountAmount)}</dd>
-          </div>
-        )}
-        <div className="flex justify-between gap-6">
-          <dt className="text-slate-300">{props.feeIncluded ? s.feeIncluded : s.fee}</dt>
-          <dd className="tabular-nums">{props.feeIncluded ? money(intent.feeAmount) : `+${money(intent.feeAmount)}`}</dd>
-        </div>
-        <div className="flex justify-between gap-6 border-t border-slate-700 pt-2 text-lg font-semibold">
-          <dt>{s.toPay}</dt>
-          <dd className="tabular-nums" data-testid="payment-amount">
-            {money(intent.paymentAmount)}
-          </dd>
-        </div>
-      </dl>
+      <div className="mt-4" data-testid="payment-amount-table">
+        <AmountTable amounts={{ ...intent, feeMode: props.feeMode, promoCode: props.promoCode }} t={t.pay} locale={locale} />
+      </div>
 
       <p className="mt-4 text-slate-300">{format(props.kind === "gear" ? s.reserved : s.expires, { time })}</p>
       <p className="mt-1 text-sm text-slate-400">

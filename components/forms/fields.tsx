@@ -40,6 +40,8 @@ interface TextFieldProps {
   placeholder?: string;
   spellCheck?: boolean;
   maxLength?: number;
+  /** A button beside the control that acts on its value ("Apply"). */
+  action?: ReactNode;
 }
 
 /** What a labelled control carries so its label, hint and error belong to it. */
@@ -87,20 +89,30 @@ function Labelled({
   );
 }
 
-export function TextField({ label, hint, error, note, value, onChange, inputRef, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, note, value, onChange, inputRef, action, ...input }: TextFieldProps) {
   return (
     <Labelled label={label} note={note} hint={hint} error={error}>
-      {(control) => (
-        <input
-          {...control}
-          ref={inputRef}
-          {...input}
-          type={input.type ?? "text"}
-          value={value}
-          onChange={(event) => onChange(event.target.value)}
-          className={`mt-1.5 ${controlClass}`}
-        />
-      )}
+      {(control) => {
+        const field = (
+          <input
+            {...control}
+            ref={inputRef}
+            {...input}
+            type={input.type ?? "text"}
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
+            className={`mt-1.5 ${controlClass}`}
+          />
+        );
+        return action ? (
+          <div className="flex items-end gap-2 sm:max-w-md">
+            {field}
+            {action}
+          </div>
+        ) : (
+          field
+        );
+      }}
     </Labelled>
   );
 }

@@ -4,15 +4,17 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { CheckoutFormEnd, EmailField, PromoCodeField } from "@/components/checkout/checkout-fields";
 import { IntentSummary } from "@/components/checkout/intent-summary";
+import { QuotePanel, usePromoQuote } from "@/components/checkout/promo-quote";
 import { useCheckoutForm } from "@/components/checkout/use-checkout-form";
 import { checkoutKeys, restoreFields, restoreOrder, useSessionState } from "@/components/checkout/use-session-state";
+import { useStorePricing } from "@/components/store-pricing";
 import { ChoiceGroup, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { CheckoutField } from "@/lib/i18n/checkout-errors";
 import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format, plural } from "@/lib/i18n/format";
-import { formatRub } from "@/lib/money";
-import { gearItemsQueryOptions, useCreateGearIntent } from "@/lib/queries/gear";
+import { formatRub, quote, storeFeeMode } from "@/lib/money";
+import { gearItemsQueryOptions, gearQuoteQueryOptions, useCreateGearIntent } from "@/lib/queries/gear";
 import type { GearIntentInput, GearIntentResponse, GearItem } from "@/lib/schemas/gear";
 import { accountIdFromSteamId64, parseTradeLink } from "@/lib/steam";
 
@@ -68,14 +70,17 @@ function linkMatchesAccount(account: string, tradeLink: string): boolean | null 
 }
 
 /**
- * Buying an in-game item for one's own account: game, item (price and live availability), the
- * SteamID64 and trade link it goes to, e-mail and promo code. Validates with the API's schema,
- * then reserves the item through POST /api/v1/gear.
+ * Buying an in-game item for one's own account: game, item (the price paid, fee and all, and live
+ * availability), the SteamID64 and trade link it goes to, e-mail and promo code, applied in place
+ * (POST /api/v1/gear/quote). Validates with the API's schema, then reserves the item through POST /api/v1/gear.
  */
 export function GearPurchase({ platforms, initialPlatform, initialItems, initialItemsAt, defaultEmail = "" }: GearPurchaseProps) {
   const { locale, t } = useI18n();
   const gt = t.gear;
   const money = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
+  const pricing = useStorePricing();
+  const feeMode = storeFeeMode(pricing, "gear");
+  const priced = (kopecks: number) => quote(kopecks, feeMode, pricing.feeRateBps);
 
   // Kept for the tab, so Back from the payment page finds the form and the order again.
   const [formValues, setValues] = useSessionState<Values>(
@@ -114,6 +119,12 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     mutation: create,
   });
   const { register } = form;
+  const chosen = items.find((i) => i.item === values.item);
+  const promo = usePromoQuote({
+    body: chosen ? { platform: values.platform, item: values.item } : null,
+    options: gearQuoteQueryOptions,
+    context: { itemTitle: chosen?.title },
+  });
   const matches = linkMatchesAccount(values.account, values.tradeLink);
   // The store's answer about a field stands until that field is changed (a sold-out item is
   // un-chosen by the refresh, which must not turn "sold out" into "choose an item").
@@ -135,11 +146,13 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
         kind="gear"
         description={format(t.checkout.summary.gearFor, { title: itemTitle, account: sent.account })}
         intent={response}
-        feeIncluded={false}
+        feeMode={feeMode}
+        promoCode={sent.code.trim().toUpperCase() || null}
         onAnother={() => {
           setResult(null);
           form.reset();
           setValues((v) => ({ ...v, item: "", code: "" }));
+          promo.clear();
           create.reset();
         }}
       />
@@ -165,7 +178,8 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
     disabled: i.available === 0,
     description:
       i.available === 0 ? gt.item.outOfStock : i.available >= 100 ? gt.item.inStock : plural(locale, i.available, gt.item.available),
-    aside: <span className="font-semibold tabular-nums">{money(i.price.paymentAmount)}</span>,
+    // What the gamer pays, fee and all: the summary will not show a bigger number.
+    aside: <span className="font-semibold tabular-nums">{money(priced(i.price.paymentAmount).paymentAmount)}</span>,
   }));
 
   return (
@@ -274,7 +288,8 @@ export function GearPurchase({ platforms, initialPlatform, initialItems, initial
       </fieldset>
 
       <EmailField form={form} value={values.email} onChange={update("email", "email")} error={errorFor} />
-      <PromoCodeField form={form} value={values.code} onChange={update("code", "code")} error={errorFor} />
+      <PromoCodeField form={form} value={values.code} onChange={update("code", "code")} error={errorFor} promo={promo} />
+      <QuotePanel local={chosen ? priced(chosen.price.paymentAmount) : null} feeMode={feeMode} promo={promo} />
 
       <CheckoutFormEnd form={form} pending={create.isPending} label={gt.submit} pendingLabel={gt.submitting} />
     </form>

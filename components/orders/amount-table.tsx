@@ -14,7 +14,18 @@ export interface Amounts {
 }
 
 /** Price, promo discount, fee and total, in the payment page's words; the order page shows the same. */
-export function AmountTable({ amounts, t, locale }: { amounts: Amounts; t: Messages["pay"]; locale: Locale }) {
+export function AmountTable({
+  amounts,
+  t,
+  locale,
+  testId = "payment-amount",
+}: {
+  amounts: Amounts;
+  t: Messages["pay"];
+  locale: Locale;
+  /** The total's test id: a form's preview names its own, so it is never taken for the order's. */
+  testId?: string;
+}) {
   const rub = (kopecks: number) => formatRub(kopecks, intlLocale(locale));
   // `included` carves the fee out of the price; the others add it on top.
   const feeOnTop = amounts.feeMode !== "included" && amounts.feeAmount > 0;
@@ -31,7 +42,9 @@ export function AmountTable({ amounts, t, locale }: { amounts: Amounts; t: Messa
         {feeOnTop ? <Row label={t.amounts.fee} value={rub(amounts.feeAmount)} /> : null}
         <div className="flex items-baseline justify-between gap-4 border-t border-slate-700 pt-3">
           <dt className="font-semibold text-slate-100">{t.amounts.total}</dt>
-          <dd className="text-2xl font-bold text-slate-50 tabular-nums">{rub(amounts.paymentAmount)}</dd>
+          <dd className="text-2xl font-bold text-slate-50 tabular-nums" data-testid={testId}>
+            {rub(amounts.paymentAmount)}
+          </dd>
         </div>
         {!feeOnTop && amounts.feeAmount > 0 ? <Row label={t.amounts.feeIncluded} value={rub(amounts.feeAmount)} small /> : null}
       </dl>

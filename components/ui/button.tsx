@@ -5,7 +5,8 @@ const VARIANTS = {
 
 /** Classes for a button or a link that looks like one; links stay links (they navigate), buttons act. */
 export function buttonClass(variant: keyof typeof VARIANTS = "primary", extra = ""): string {
-  return `inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold transition-colors ${VARIANTS[variant]} ${extra}`;
+  // A thick white ring: the global sky ring barely shows against a sky button.
+  return `inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-white ${VARIANTS[variant]} ${extra}`;
 }
 
 export function Button({

@@ -1,30 +1,33 @@
 import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
-import { formatRub } from "@/lib/money";
+import { allInPrice, formatRub, type StorePricing } from "@/lib/money";
 import type { Price as PriceValue } from "@/lib/schemas/catalog";
 
 const SIZES = { md: "text-base", lg: "text-2xl" } as const;
 
 /**
- * A price in roubles: the discount and the struck full price when discounted, "no price yet" for null.
+ * A catalog price as the shopper pays it on the store's pages (`pricing`: the store's fee mode), in roubles: the discount and the struck full price when discounted, "no price yet" for null.
  * Screen readers get one sentence, since `<del>` and a badge are not announced as what they mean.
  */
 export function Price({
-  price,
+  price: listed,
+  pricing,
   locale,
   labels,
   size = "md",
   align = "start",
 }: {
   price: PriceValue | null;
+  pricing: StorePricing;
   locale: Locale;
   labels: Messages["common"]["price"];
   size?: keyof typeof SIZES;
   /** Where wrapped lines go: "end" in right-aligned table cells. */
   align?: "start" | "end";
 }) {
-  if (!price) return <span className="text-sm text-slate-400">{labels.none}</span>;
+  if (!listed) return <span className="text-sm text-slate-400">{labels.none}</span>;
+  const price = allInPrice(listed, pricing);
   const tag = intlLocale(locale);
   const now = formatRub(price.paymentAmount, tag);
   if (price.paymentAmountFull === undefined || price.discountPercent === undefined) {

@@ -39,7 +39,6 @@ test.describe("games that cannot be bought say why and offer no checkout", () =>
   for (const [appId, title, reason] of [
     ["999990", "Пограничье пустоты", "Игра ещё не вышла"],
     ["999991", "Тихая гавань", "У игры пока нет цены"],
-    ["730", "Counter-Strike 2", "У игры пока нет цены"],
   ] as const) {
     test(`${appId} ${title}`, async ({ page }) => {
       await page.goto(`/games/${appId}`);
@@ -49,6 +48,26 @@ test.describe("games that cannot be bought say why and offer no checkout", () =>
       await expect(page.locator("#checkout")).toHaveCount(0);
     });
   }
+});
+
+test("a free-to-play game says it is free and leads to its gear instead of a checkout", async ({ page }) => {
+  await page.goto("/games/730");
+  await expect(page.getByRole("heading", { level: 1, name: "Counter-Strike 2" })).toBeVisible();
+  await expect(page.getByText("Бесплатно", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("Игра бесплатная: дарить её не нужно.")).toBeVisible();
+  // Its edition says free as well, not "no price yet".
+  const editions = page.getByRole("region", { name: "Издания" });
+  await expect(editions.getByRole("row", { name: /Counter-Strike 2/ })).toContainText("Бесплатно");
+  await expect(editions).not.toContainText("Цены пока нет");
+  await expect(page.getByText("У игры пока нет цены")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Купить в подарок" })).toHaveCount(0);
+  await expect(page.locator("#checkout")).toHaveCount(0);
+  const gear = page.getByRole("link", { name: "Купить предметы для неё" });
+  await expect(gear).toHaveAttribute("href", "/gear?platform=730");
+  await expectAccessible(page, { allRules: true });
+  await gear.click();
+  await expect(page).toHaveURL(/\/gear\?platform=730$/);
+  await expect(page.getByRole("radio", { name: "Counter-Strike 2" })).toBeChecked();
 });
 
 test("a shared game link carries Open Graph and Twitter card tags with the absolute share-card URL", async ({ page, request, baseURL }) => {

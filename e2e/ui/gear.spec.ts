@@ -4,7 +4,8 @@ import { expect, expectAccessible, test } from "../fixtures";
 import { countPosts, expectNoHorizontalScroll, intentIdFromSummary, money } from "./checkout-support";
 
 // The gear page: Counter-Strike 2 (730) has ak47-redline (1 250 ₽, 25 in stock) and awp-asiimov
-// (out of stock); Dota 2 (570) has arcana-juggernaut. Fee 5 %, added on top.
+// (out of stock); Dota 2 (570) has arcana-juggernaut (2 499 ₽). Fee 5 %, added on top (gear is always
+// `excluded`), and the list shows the price paid: lib/money.ts quote(price, "excluded", 500).
 
 const ACCOUNT = "76561198000000001"; // account id 39734273
 const TRADE_LINK = "https://steamcommunity.com/tradeoffer/new/?partner=39734273&token=AbCdEf12";
@@ -28,6 +29,8 @@ test.describe("gear purchase (ru)", () => {
     await expect(page.getByRole("radio", { name: "Counter-Strike 2" })).toBeChecked();
     const redline = page.getByRole("radio", { name: /^AK-47 \| Redline \(Field-Tested\)/ });
     await expect(redline).toBeEnabled();
+    // The price paid, fee on top: the summary's total below.
+    await expect(redline).toHaveAccessibleName(/1\s312,50\s₽$/);
     await expectAccessible(page, { allRules: true });
 
     await redline.check();
@@ -37,8 +40,9 @@ test.describe("gear purchase (ru)", () => {
 
     const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
     await expect(summary).toContainText(`AK-47 | Redline (Field-Tested) для аккаунта ${ACCOUNT}`);
-    await expect(summary.getByRole("definition")).toHaveText([money("1 250 ₽"), money("+62,50 ₽"), money("1 312,50 ₽")]);
-    await expect(summary).toContainText(/Предмет отложен для вас до \d\d:\d\d/);
+    await expect(summary.getByRole("term")).toHaveText(["Цена", "Комиссия сервиса", "К оплате"]);
+    await expect(summary.getByRole("definition")).toHaveText([money("1 250 ₽"), money("62,50 ₽"), money("1 312,50 ₽")]);
+    await expect(summary).toContainText(/Предмет отложен для вас до (\d{1,2} [а-я]+ в )?\d\d:\d\d (MSK|GMT\+3)/);
     const intentId = await intentIdFromSummary(page, "Перейти к оплате");
     const [intent] = await dbQuery(
       `SELECT i.kind, i.status, i.account, i.trade_link, i.email, i.payment_amount, g.item
@@ -177,7 +181,9 @@ test.describe("gear purchase (ru)", () => {
     await code.fill("gear15");
     await submit(page);
     const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
-    await expect(summary.getByRole("definition")).toHaveText([money("99 ₽"), money("−14,85 ₽"), money("+4,21 ₽"), money("88,36 ₽")]);
+    // 15 % off 99 ₽ is 14,85 ₽; 5 % of the 84,15 ₽ left, halves up, is 4,21 ₽.
+    await expect(summary.getByRole("term")).toHaveText(["Цена", "Скидка по промокоду GEAR15", "Комиссия сервиса", "К оплате"]);
+    await expect(summary.getByRole("definition")).toHaveText([money("99 ₽"), money("−14,85 ₽"), money("4,21 ₽"), money("88,36 ₽")]);
   });
 
   test("another game's items, also by a link", async ({ page }) => {
@@ -187,7 +193,7 @@ test.describe("gear purchase (ru)", () => {
     await expect(page.getByRole("radio", { name: /^AK-47/ })).toHaveCount(0);
     await page.goto("/gear?platform=570");
     await expect(page.getByRole("radio", { name: "Dota 2" })).toBeChecked();
-    await expect(page.getByRole("radio", { name: /^Bladeform Legacy \(Arcana\)/ })).toHaveAccessibleName(/2\s499\s₽$/);
+    await expect(page.getByRole("radio", { name: /^Bladeform Legacy \(Arcana\)/ })).toHaveAccessibleName(/2\s623,95\s₽$/);
   });
 
   test("works from the keyboard alone", async ({ page }) => {

@@ -3,7 +3,9 @@ import { expect, expectAccessible, test } from "../fixtures";
 import { countPosts, expectNoHorizontalScroll, intentIdFromSummary, money } from "./checkout-support";
 
 // The gift checkout on a game's page: Portal 2 (620) costs 399 ₽, 599 ₽ with the soundtrack;
-// the store's fee is 5 %. Elden Ring (1245620) can be gifted to RU and KZ.
+// the store's fee is 5 %, included in the price on the store's own pages (STOREFRONT_FEE_MODE's
+// default): lib/money.ts quote(price, "included", 500) pays the price, its fee (19,95 ₽ of 399 ₽)
+// carved out of it. Elden Ring (1245620, 3 999 ₽) can be gifted to RU and KZ.
 
 const INVITE = "https://s.team/p/fhgc-rdqr/NQVGTQPG";
 const VERIFY = "/api/v1/gifts/verify";
@@ -30,11 +32,13 @@ test.describe("gift checkout (ru)", () => {
 
     const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
     await expect(summary).toBeVisible();
-    await expect(summary.getByRole("heading")).toBeFocused();
+    await expect(summary.getByRole("heading", { name: "Заказ оформлен — осталось оплатить" })).toBeFocused();
     await expect(summary).toContainText("Подарок: Portal 2, регион Казахстан");
-    await expect(page.getByTestId("payment-amount")).toHaveText(money("418,95 ₽"));
-    await expect(summary.getByRole("definition").first()).toHaveText(money("399 ₽"));
-    await expect(summary).toContainText(/Оплатите до \d\d:\d\d/);
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("399 ₽"));
+    await expect(summary.getByRole("term")).toHaveText(["Цена", "К оплате", "в т. ч. комиссия сервиса"]);
+    await expect(summary.getByRole("definition")).toHaveText([money("399 ₽"), money("399 ₽"), money("19,95 ₽")]);
+    // The payment page's format: the zone beside the time, the date when it is not today in Moscow.
+    await expect(summary).toContainText(/Оплатите до (\d{1,2} [а-я]+ в )?\d\d:\d\d (MSK|GMT\+3)/);
     const intentId = await intentIdFromSummary(page, "Перейти к оплате");
     await expect(summary).toContainText(intentId);
 
@@ -50,8 +54,8 @@ test.describe("gift checkout (ru)", () => {
       gift_region: "KZ",
       invite_url: INVITE,
       email: "gamer@example.com",
-      fee_mode: "excluded",
-      payment_amount: 41895,
+      fee_mode: "included",
+      payment_amount: 39900,
     });
     await expectAccessible(page, { allRules: true });
   });
@@ -68,8 +72,13 @@ test.describe("gift checkout (ru)", () => {
 
     const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
     const intentId = await intentIdFromSummary(page, "Перейти к оплате");
+    const deadline = /Оплатите до ([^:]*\d\d:\d\d [A-Z+0-9]+)/;
+    const summaryDeadline = (await summary.textContent())?.match(deadline)?.[1];
     await page.getByRole("link", { name: "Перейти к оплате" }).click();
     await expect(page).toHaveURL(new RegExp(`/pay/${intentId}$`));
+    // The summary said "pay by" in the payment page's own words: the same time, zone and (if not today) date.
+    expect(summaryDeadline).toBeTruthy();
+    expect((await page.getByRole("main").textContent())?.match(deadline)?.[1]).toBe(summaryDeadline);
     await page.goBack();
     await expect(page).toHaveURL(/\/games\/620$/);
     await expect(summary).toContainText("Подарок: Portal 2, регион Казахстан");
@@ -109,9 +118,10 @@ test.describe("gift checkout (ru)", () => {
     await fillGift(page, { region: "Россия", code: "welcome10" });
     await submit(page);
     const summary = page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" });
-    await expect(page.getByTestId("payment-amount")).toHaveText(money("377,06 ₽"));
-    await expect(summary.getByRole("term")).toHaveText(["Цена", "Скидка по промокоду", "Комиссия магазина", "К оплате"]);
-    await expect(summary.getByRole("definition")).toHaveText([money("399 ₽"), money("−39,90 ₽"), money("+17,96 ₽"), money("377,06 ₽")]);
+    // 10 % off 399 ₽ is 39,90 ₽; the fee stays inside the 359,10 ₽ paid (5 %, halves up: 17,96 ₽).
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("359,10 ₽"));
+    await expect(summary.getByRole("term")).toHaveText(["Цена", "Скидка по промокоду WELCOME10", "К оплате", "в т. ч. комиссия сервиса"]);
+    await expect(summary.getByRole("definition")).toHaveText([money("399 ₽"), money("−39,90 ₽"), money("359,10 ₽"), money("17,96 ₽")]);
   });
 
   test("refuses an empty form in place: a message by each field, focus on the first, nothing sent", async ({ page }) => {
@@ -162,7 +172,8 @@ test.describe("gift checkout (ru)", () => {
       await field.fill("MINUS300");
       await expect(page.getByText(message)).toHaveCount(0);
       await submit(page);
-      await expect(page.getByTestId("payment-amount")).toHaveText(money("103,95 ₽"));
+      // 399 ₽ − 300 ₽, the fee inside.
+      await expect(page.getByTestId("payment-amount")).toHaveText(money("99 ₽"));
     });
   }
 
@@ -179,7 +190,7 @@ test.describe("gift checkout (ru)", () => {
       await expectAccessible(page, { allRules: true });
       await region.selectOption({ label: "Россия" });
       await submit(page);
-      await expect(page.getByTestId("payment-amount")).toHaveText(money("4 198,95 ₽"));
+      await expect(page.getByTestId("payment-amount")).toHaveText(money("3 999 ₽"));
     } finally {
       await dbQuery("UPDATE games SET gift_regions = '{RU,KZ}' WHERE app_id = 1245620");
     }
@@ -208,7 +219,7 @@ test.describe("gift checkout (ru)", () => {
 
     await page.unroute(`**${VERIFY}`);
     await submit(page);
-    await expect(page.getByTestId("payment-amount")).toHaveText(money("418,95 ₽"));
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("399 ₽"));
   });
 
   test("a game that cannot be bought says so instead of a form", async ({ page }) => {
@@ -235,11 +246,13 @@ test.describe("gift checkout (ru)", () => {
     await expect(page.getByLabel("E-mail для чека")).toBeFocused();
     await page.keyboard.type("gamer@example.com");
     await page.keyboard.press("Tab");
-    await expect(page.getByRole("radio", { name: /Сверху цены/ })).toBeFocused();
+    await expect(page.getByLabel(/Промокод/)).toBeFocused();
     await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Применить" })).toBeFocused();
+    await page.keyboard.press("Shift+Tab");
     await expect(page.getByLabel(/Промокод/)).toBeFocused();
     await page.keyboard.press("Enter");
-    await expect(page.getByTestId("payment-amount")).toHaveText(money("628,95 ₽"));
+    await expect(page.getByTestId("payment-amount")).toHaveText(money("599 ₽"));
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Перейти к оплате" })).toBeFocused();
   });
@@ -274,11 +287,11 @@ test.describe("gift checkout (en)", () => {
     await page.getByRole("combobox", { name: "Recipient's region" }).selectOption({ label: "Kazakhstan" });
     await page.getByLabel("E-mail for the receipt").fill("gamer@example.com");
     await page.getByLabel(/Promo code/).fill("PORTAL50");
-    await page.getByRole("radio", { name: /Included in the price/ }).check();
     await page.getByRole("button", { name: "Create gift order" }).click();
     const summary = page.getByRole("region", { name: "Order created — one step left: payment" });
     await expect(summary).toContainText("Gift: Portal 2, region Kazakhstan");
-    await expect(summary.getByRole("term")).toHaveText(["Price", "Promo code discount", "Store fee (included in the price)", "To pay"]);
+    await expect(summary.getByRole("term")).toHaveText(["Price", "Promo code PORTAL50", "To pay", "including service fee"]);
+    await expect(summary.getByRole("definition")).toHaveText([money("₽399"), money("−₽199.50"), money("₽199.50"), money("₽9.98")]);
     await expect(page.getByRole("link", { name: "Proceed to payment" })).toBeVisible();
     await expectAccessible(page, { allRules: true });
   });

@@ -1,8 +1,15 @@
 import type { z } from "zod";
 import type { Reason } from "@/lib/errors";
 import { catalogQuerySchema, catalogResponseSchema, gameDetailsSchema, gameLangQuerySchema } from "@/lib/schemas/catalog";
-import { gearIntentRequestSchema, gearIntentResponseSchema, gearItemsQuerySchema, gearItemsResponseSchema } from "@/lib/schemas/gear";
-import { giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
+import { quoteResponseSchema } from "@/lib/schemas/common";
+import {
+  gearIntentRequestSchema,
+  gearIntentResponseSchema,
+  gearItemsQuerySchema,
+  gearItemsResponseSchema,
+  gearQuoteRequestSchema,
+} from "@/lib/schemas/gear";
+import { giftQuoteRequestSchema, giftQuoteResponseSchema, giftVerifyRequestSchema, giftVerifyResponseSchema } from "@/lib/schemas/gifts";
 import { intentRefundRequestSchema, intentSchema } from "@/lib/schemas/intents";
 import type { ApiScope } from "@/lib/schemas/tokens";
 
@@ -93,6 +100,7 @@ export const ENDPOINTS = {
     rateLimits: { promoGuessField: "code" },
     response: { status: 201, description: "Intent created (or replayed for an Idempotency-Key)", schema: giftVerifyResponseSchema },
     reasons: [
+      "invite_link_undecodable",
       "game_not_found",
       "edition_not_found",
       "game_not_released",
@@ -105,6 +113,24 @@ export const ENDPOINTS = {
       "promo_code_not_for_game",
       "hold_limit_reached",
     ],
+  }),
+  quoteGift: endpoint({
+    operationId: "quoteGift",
+    method: "POST",
+    path: "/gifts/quote",
+    summary: "What a gift would cost and every reason it would be refused, creating and holding nothing",
+    scope: "gifts:verify",
+    body: giftQuoteRequestSchema,
+    // A wrong code in a quote is a guess like any other: it counts against the same limit.
+    rateLimits: { promoGuessField: "code" },
+    response: {
+      status: 200,
+      description:
+        "The amounts POST /gifts/verify would record, the friend the invite link names (`recipient`), and in `refusals` every reason verify would now refuse the body: `invite_link_undecodable`, `game_not_released`, `game_not_priced`, `region_not_giftable`, `region_restricted`, `region_price_gap` and the promo code's",
+      schema: giftQuoteResponseSchema,
+    },
+    // Only what leaves nothing to price is an error; every other refusal is listed in the 200.
+    reasons: ["game_not_found", "edition_not_found"],
   }),
   createGearIntent: endpoint({
     operationId: "createGearIntent",
@@ -130,6 +156,22 @@ export const ENDPOINTS = {
       "promo_code_not_for_platform",
       "hold_limit_reached",
     ],
+  }),
+  quoteGear: endpoint({
+    operationId: "quoteGear",
+    method: "POST",
+    path: "/gear/quote",
+    summary: "What a gear item would cost and every reason it would be refused, reserving nothing",
+    scope: "gear:create",
+    body: gearQuoteRequestSchema,
+    rateLimits: { promoGuessField: "code" },
+    response: {
+      status: 200,
+      description:
+        "The amounts POST /gear would record, and in `refusals` every reason it would now refuse the body: the promo code's and `out_of_stock`",
+      schema: quoteResponseSchema,
+    },
+    reasons: ["trade_link_mismatch", "platform_not_found", "item_not_found"],
   }),
   listGearItems: endpoint({
     operationId: "listGearItems",

@@ -20,7 +20,7 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
     body: [
       "Every amount is an integer number of kopecks (RUB minor units): 129900 is 1 299 ₽. The server computes every amount; a client never sends one.",
       "The fee rate r is set by the store (FEE_RATE, 5 % by default). `base` is the price after the promo code. `excluded`: the fee is added on top, pay = base + round(base × r). `included`: the fee is inside the price, pay = base. `naive`: the fee is taken as r of the payment, pay = ceil(base / (1 − r)). So included ≤ excluded ≤ naive. Halves round up.",
-      "Gear supports only `excluded`, which is also its default. `intentAmount` in a gear response is the item's price before promo code and fee; `paymentAmount` is what the gamer pays.",
+      "The store's own pages charge gifts with one fee mode, STOREFRONT_FEE_MODE (`included` by default), and show every price all-in, fee and all, from the catalog card to the payment page; partners choose `fee` on each request. Gear supports only `excluded`, which is also its default. `intentAmount` in a gear response is the item's price before promo code and fee; `paymentAmount` is what the gamer pays.",
       "Beyond the description, both intent responses show how the amount came about and how long it holds: `intentAmount` (the price before promo code and fee; gear always had it), `discountAmount`, `feeAmount` and `expiresAt`. `paymentAmount` = `intentAmount` − `discountAmount`, plus `feeAmount` unless the fee is `included`.",
     ],
   },
@@ -51,6 +51,16 @@ export const API_GUIDE: { title: string; body: string[] }[] = [
       "Each edition has a price per region in that region's currency, or is restricted there. 409 `region_restricted` (details `region`): the edition is not sold in the region. 409 `region_price_gap` (details `region`, `currency`, `amount` in the currency's 1/100 units, `convertedAmount` and `storeAmount` in kopecks, `maxGapPercent`): its price there, converted, differs from the store's by more than GIFT_PRICE_GAP either way (exactly the gap is allowed), or the store has no rate for the currency. GET /gifts/games/{appId} shows the same, region by region, as `giftRegionPrices`.",
       "`attribution` (optional; `utm_source`, `utm_medium`, `utm_campaign`, `utm_content`, `utm_term`, as for gear) is recorded with the intent: an extension beyond the description, which lists it for gear only. The store's own pages send the campaign the shopper last arrived by; partners may send their own.",
       "The invite link names the friend: its code (after /p/) is the account id in hex, each digit written as a letter of `bcdfghjkmnpqrtvw` (a dash may sit between), and SteamID64 = 76561197960265728 + that id. The store decodes it offline: a link whose code names no account is 400 `invite_link_undecodable`, and the 201 (an extension) and GET /intents/{intentId} (`gift.recipientSteamId64`) carry the friend's account, so a wrong link shows before anyone pays.",
+    ],
+  },
+  {
+    title: "Quotes: the price before the intent",
+    body: [
+      "POST /gifts/quote (scope `gifts:verify`) and POST /gear/quote (scope `gear:create`) take the body of POST /gifts/verify and POST /gear and answer 200 with what that request would be charged and every reason it would be refused now, creating nothing and holding nothing: no intent, no promo-code use, no unit of stock. They run the same checks and the same pricing as the creating endpoints, so `intentAmount`, `discountAmount`, `feeAmount` and `paymentAmount` are exactly what the intent would record.",
+      "The recipient may be left out: a quote does not need `target.inviteUrl`, `target.region`, `email` or `account` (a checkout asks for the price before the shopper has typed them), but checks them as the creating endpoint does when they are sent. With an invite link, POST /gifts/quote answers the friend it names as `recipient`, as verify does; a link whose code names no account is listed as `invite_link_undecodable` among the refusals (verify answers it with a 400), and `recipient` is null.",
+      "`refusals` lists every reason at once, each `{reason, param, message}` as the creating endpoint's error would name it: a wrong promo code and an out-of-stock item together, or a region the game cannot go to (`region_not_giftable`, `region_restricted`, `region_price_gap`, as verify judges them) and a code for another game. `purchasable` is true when the list is empty. A promo code that is refused is not applied: the amounts are then those without it. A game without a price answers `intentAmount` and `paymentAmount` null with `game_not_priced` among the refusals.",
+      "Only what leaves nothing to price is an error status: an unknown game, edition, platform or item (404), and a malformed body (400), as on the creating endpoints. Open-holds caps (`hold_limit_reached`) are judged when the intent is created, not in a quote.",
+      "A quote with a wrong code counts as a promo-code guess against the same limit as the creating endpoints (RATE_LIMIT_PROMO), so quoting is no way around it; a right code, or a used-up one, gives its guess back.",
     ],
   },
   {

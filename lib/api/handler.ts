@@ -35,6 +35,11 @@ export interface ApiContext<Q, B, P, D = Database> {
   query: Q;
   body: B;
   params: P;
+  /**
+   * The request's promo code was wrong although nothing was thrown (a quote answers its refusals
+   * in a 200): its guess stays counted, as a thrown promo-code refusal's does.
+   */
+  keepPromoGuess: () => void;
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -87,6 +92,7 @@ export function withApi<const E extends Endpoint>(
       const promoKey =
         rateLimitsEnabled() && endpoint.rateLimits ? promoGuessKey(body, endpoint.rateLimits.promoGuessField, token, ip) : null;
       const promoGuess = promoKey ? await countPromoGuess(db, promoKey, counted) : null;
+      let guessed = false;
       const run = (executor: DbExecutor) =>
         Promise.resolve(
           handler({
@@ -98,9 +104,9 @@ export function withApi<const E extends Endpoint>(
             query: query as QueryOf<E>,
             body: body as BodyOf<E>,
             params: params as ParamsOf<E>,
+            keepPromoGuess: () => void (guessed = true),
           }),
         );
-      let guessed = false;
       try {
         response =
           idempotencyKey === null
@@ -111,7 +117,7 @@ export function withApi<const E extends Endpoint>(
                 run,
               );
       } catch (err) {
-        guessed = isDomainError(err, ...PROMO_GUESS_REASONS);
+        guessed ||= isDomainError(err, ...PROMO_GUESS_REASONS);
         throw err;
       } finally {
         // Counted before it was judged; only a wrong code keeps its count (a used-up code is real).

@@ -44,22 +44,32 @@ export function withinPriceGap(storePrice: number, amount: number, rubMicrosPerU
 }
 
 /**
- * The one rule for whether a gift can be bought now: why not (the first reason a shopper should
- * hear), or null when it can. With `region`, whether it can go there; without, whether it can go
- * anywhere. With `regional`, also whether the package is sold there and at a price close enough to
- * the store's. Pure: the gift service, the game page, the catalog filter's precomputation (whose
- * SQL mirrors it, checked by tests) and the checkout form all ask.
+ * The one rule for whether a gift can be bought now: every reason it cannot, in the order a shopper
+ * should hear them (empty when it can). With `region`, whether it can go there; without, whether it
+ * can go anywhere. With `regional`, also whether the package is sold there and at a price close
+ * enough to the store's. Pure: the gift service (verify and quote), the game page, the catalog
+ * filter's precomputation (whose SQL mirrors it, checked by tests) and the checkout form all ask.
  */
-export function giftRefusal(
+export function giftRefusals(
   game: { comingSoon: boolean; priced: boolean; giftRegions: readonly string[] },
   region?: string,
   regional?: RegionalCheck,
-): GiftRefusal | null {
-  if (game.comingSoon) return "game_not_released";
-  if (!game.priced) return "game_not_priced";
-  if (region === undefined ? game.giftRegions.length === 0 : !game.giftRegions.includes(region)) return "region_not_giftable";
-  if (region === undefined || !regional) return null;
-  return regionRefusal(regional);
+): GiftRefusal[] {
+  const refusals: GiftRefusal[] = [];
+  if (game.comingSoon) refusals.push("game_not_released");
+  if (!game.priced) refusals.push("game_not_priced");
+  const allowed = region === undefined ? game.giftRegions.length > 0 : game.giftRegions.includes(region);
+  if (!allowed) refusals.push("region_not_giftable");
+  else if (region !== undefined && regional) {
+    const local = regionRefusal(regional);
+    if (local) refusals.push(local);
+  }
+  return refusals;
+}
+
+/** The first of giftRefusals (the reason verify answers), or null when the gift can be bought. */
+export function giftRefusal(game: Parameters<typeof giftRefusals>[0], region?: string, regional?: RegionalCheck): GiftRefusal | null {
+  return giftRefusals(game, region, regional)[0] ?? null;
 }
 
 /** The regional half of giftRefusal: whether a priced edition may go to a region it is allowed in. */
@@ -90,4 +100,9 @@ export function gameAvailability(
   if (refusal === "region_restricted" || refusal === "region_price_gap") return "region_not_giftable"; // not reached without a region
   if (refusal === null && game.giftRegionPrices && game.giftRegionPrices.every((r) => r.refusal !== null)) return "region_not_giftable";
   return refusal;
+}
+
+/** A game anyone can play for nothing: no price, and the store files it as free to play. */
+export function isFreeToPlay(game: { price: unknown; genres: readonly string[] }): boolean {
+  return game.price === null && game.genres.includes("Free to Play");
 }

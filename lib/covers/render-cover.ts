@@ -141,8 +141,15 @@ function coverArt(appId: number): { defs: string; art: string; accent: string } 
   return { defs, art, accent: hsl(hue2 + 20, 95, 65) };
 }
 
-export function renderCover({ appId, title }: CoverInput): string {
+/**
+ * A game's generated cover. `withTitle: false` leaves the title off the art: the store's cards and
+ * game page print the title beside the cover (in the page's language), so the art would only repeat it.
+ */
+export function renderCover({ appId, title }: CoverInput, { withTitle = true }: { withTitle?: boolean } = {}): string {
   const { defs, art, accent } = coverArt(appId);
+  if (!withTitle) {
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${COVER_WIDTH}" height="${COVER_HEIGHT}" viewBox="0 0 ${COVER_WIDTH} ${COVER_HEIGHT}" role="img" aria-label="${escapeXml(title)}">${defs}${art}</svg>`;
+  }
   const { size, lines } = layoutTitle(title);
   const lineHeight = Math.round(size * 1.12);
   const firstBaseline = COVER_HEIGHT - PADDING - (lines.length - 1) * lineHeight;

@@ -69,6 +69,12 @@ export const games = pgTable(
     releaseDate: date("release_date"),
     /** Store popularity order: the catalog's default sort. */
     sortRank: integer("sort_rank").notNull(),
+    /**
+     * 0 for a game one can buy now, 1 for one that cannot yet (not released, or no price and not free
+     * to play): every catalog order puts tier 1 last. Derived from the game and its main edition by
+     * refreshCatalogCounts (lib/services/catalog-write.ts), so the default order stays an index walk.
+     */
+    sortTier: smallint("sort_tier").notNull().default(0),
     giftRegions: text("gift_regions")
       .array()
       .notNull()
@@ -92,6 +98,7 @@ export const games = pgTable(
   (t) => [
     uniqueIndex("games_slug_key").on(t.slug),
     index("games_sort_idx").on(t.sortRank, t.appId),
+    index("games_tier_sort_idx").on(t.sortTier, t.sortRank, t.appId),
     index("games_genre_keys_idx").using("gin", t.genreKeys),
     index("games_featured_idx").using("gin", t.featured),
     index("games_search_idx").using("gin", t.search),

@@ -28,14 +28,24 @@ export function plural(locale: Locale, count: number, forms: PluralForms): strin
   return format(template, { count: new Intl.NumberFormat(intlLocale(locale)).format(count) });
 }
 
-/** A moment as the store states it: in Moscow time, the zone printed beside it ("12 мая, 14:05 MSK"). */
-export function formatStoreTime(date: Date, locale: Locale): string {
+const STORE_TIME_ZONE = "Europe/Moscow";
+
+/** The calendar day of `date` in the store's zone, as YYYY-MM-DD. */
+const storeDay = (date: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: STORE_TIME_ZONE }).format(date);
+
+/**
+ * A moment as the store states it, the one format of every page, summary and mail: in Moscow time,
+ * the zone printed beside it ("26 ноября в 01:54 MSK"). With `now` (a page read as it is shown),
+ * the date is left out when the moment falls on the same day in that zone ("01:54 MSK"); without it
+ * (mail, read later) the date is always there.
+ */
+export function formatStoreTime(date: Date, locale: Locale, now?: Date): string {
+  const sameDay = now !== undefined && storeDay(date) === storeDay(now);
   return new Intl.DateTimeFormat(intlLocale(locale), {
-    day: "numeric",
-    month: "long",
+    ...(sameDay ? {} : { day: "numeric", month: "long" }),
     hour: "2-digit",
     minute: "2-digit",
-    timeZone: "Europe/Moscow",
+    timeZone: STORE_TIME_ZONE,
     timeZoneName: "short",
   }).format(date);
 }

@@ -149,8 +149,19 @@ describe("toCatalogQuery and catalogApiPath", () => {
       genre: "strategy",
       steamCategory: "top_sellers",
       query: "dota",
+      sort: "relevance",
       lang: "en",
     });
+  });
+
+  it("keeps a sort in the URL and names it to the API; relevance is the default, left out", () => {
+    expect(readCatalogView(new URLSearchParams("sort=price")).sort).toBe("price");
+    expect(readCatalogView(new URLSearchParams("sort=relevance")).sort).toBeUndefined();
+    expect(readCatalogView(new URLSearchParams("sort=cheapest")).sort).toBeUndefined();
+    expect(catalogHref({ genre: "rpg", sort: "newest", page: 1 })).toBe("/?genre=rpg&sort=newest");
+    expect(catalogApiPath(toCatalogQuery(view("sort=discount"), "ru"))).toBe(
+      `/api/v1/gifts/catalog?page=0&limit=${CATALOG_PAGE_SIZE}&lang=ru&sort=discount`,
+    );
   });
 
   it("names only the filters that are set", () => {

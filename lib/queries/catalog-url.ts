@@ -4,7 +4,9 @@ import {
   CATALOG_MAX_PAGE,
   CATALOG_QUERY_MAX_LENGTH,
   REGION_CODE_PATTERN,
+  CATALOG_SORTS,
   STORE_CATEGORIES,
+  type CatalogSort,
   type StoreCategory,
 } from "@/lib/schemas/catalog-params";
 
@@ -27,12 +29,14 @@ export interface CatalogView {
   category?: StoreCategory;
   /** Only games that can be gifted to this region (upper-case); remembered in GIFT_REGION_COOKIE. */
   region?: string;
+  /** The order; absent is `relevance`. */
+  sort?: Exclude<CatalogSort, "relevance">;
   /** From 1 (the API's page + 1). */
   page: number;
 }
 
 /** The parameters this page owns; the rest of a query string (UTM tags) passes through untouched. */
-const OWN_KEYS = ["q", "genre", "category", "region", "page"] as const;
+const OWN_KEYS = ["q", "genre", "category", "region", "sort", "page"] as const;
 
 /** Remembers the catalog's region choice; the catalog page applies it when a URL names no region. */
 export const GIFT_REGION_COOKIE = "gk_gift_region";
@@ -63,6 +67,8 @@ export function readCatalogView(params: SearchParamsInput): CatalogView {
   if (isStoreCategory(category)) view.category = category;
   const region = readRegion(get("region"));
   if (region) view.region = region;
+  const sort = get("sort");
+  if (sort !== "relevance" && (CATALOG_SORTS as readonly (string | undefined)[]).includes(sort)) view.sort = sort as CatalogView["sort"];
   const page = get("page");
   // The API's pages count from 0: page N here is valid when the API accepts N - 1.
   if (page && /^\d{1,10}$/.test(page) && Number(page) >= 1 && Number(page) - 1 <= CATALOG_MAX_PAGE) view.page = Number(page);
@@ -83,6 +89,7 @@ export function catalogSearch(view: Partial<CatalogView>, keep?: URLSearchParams
   if (view.genre) out.set("genre", view.genre);
   if (view.category) out.set("category", view.category);
   if (view.region) out.set("region", view.region);
+  if (view.sort) out.set("sort", view.sort);
   if (view.page && view.page > 1) out.set("page", String(view.page));
   keep?.forEach((value, key) => {
     if (!(OWN_KEYS as readonly string[]).includes(key)) out.append(key, value);
@@ -104,6 +111,7 @@ export function toCatalogQuery(view: CatalogView, lang: Language): CatalogQuery 
     steamCategory: view.category,
     query: view.q,
     giftableTo: view.region,
+    sort: view.sort ?? "relevance",
     lang,
   };
 }
@@ -115,6 +123,7 @@ export function catalogApiPath(query: CatalogQuery): `/api/v1/${string}` {
   if (query.steamCategory) params.set("steamCategory", query.steamCategory);
   if (query.query) params.set("query", query.query);
   if (query.giftableTo) params.set("giftableTo", query.giftableTo);
+  if (query.sort !== "relevance") params.set("sort", query.sort);
   return `/api/v1/gifts/catalog?${params}`;
 }
 

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { GearIntentInput, GearIntentResponse, GearItemsResponse } from "@/lib/schemas/gear";
+import type { QuoteResponse } from "@/lib/schemas/common";
+import type { GearIntentInput, GearIntentResponse, GearItemsResponse, GearQuoteInput } from "@/lib/schemas/gear";
 import { ApiRequestError, apiFetch } from "./api-client";
 import { useIdempotencyKey } from "./idempotency";
 
@@ -39,3 +40,13 @@ export function useCreateGearIntent() {
     },
   });
 }
+
+/** POST /api/v1/gear/quote for an applied promo code; asked again only when the body changes, as giftQuoteQueryOptions. */
+export const gearQuoteQueryOptions = (body: GearQuoteInput) =>
+  queryOptions({
+    queryKey: [...gearKeys.all, "quote", body] as const,
+    queryFn: ({ signal }) => apiFetch<QuoteResponse>("/api/v1/gear/quote", { method: "POST", body, signal }),
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });

@@ -1,5 +1,6 @@
-import { useMutation } from "@tanstack/react-query";
-import type { GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { queryOptions, useMutation } from "@tanstack/react-query";
+import type { QuoteResponse } from "@/lib/schemas/common";
+import type { GiftQuoteInput, GiftVerifyInput, GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { apiFetch } from "./api-client";
 import { useIdempotencyKey } from "./idempotency";
 
@@ -15,3 +16,17 @@ export function useVerifyGift() {
       }),
   });
 }
+
+/**
+ * POST /api/v1/gifts/quote for an applied promo code: the amounts and refusals, creating nothing.
+ * Asked again only when the body changes (each ask with a code spends one of the shopper's promo
+ * guesses when the code is wrong), never on focus or by retry.
+ */
+export const giftQuoteQueryOptions = (body: GiftQuoteInput) =>
+  queryOptions({
+    queryKey: ["gifts", "quote", body] as const,
+    queryFn: ({ signal }) => apiFetch<QuoteResponse>("/api/v1/gifts/quote", { method: "POST", body, signal }),
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });

@@ -4,6 +4,10 @@
 export const STORE_CATEGORIES = ["specials", "coming_soon", "top_sellers", "new_releases"] as const;
 export type StoreCategory = (typeof STORE_CATEGORIES)[number];
 
+/** Catalog orders: `relevance` (the default: search rank, then the store's popularity), cheapest first, biggest discount first, newest release first. */
+export const CATALOG_SORTS = ["relevance", "price", "discount", "newest"] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
 export const CATALOG_MAX_LIMIT = 100;
 export const CATALOG_MAX_PAGE = 1_000_000;
 export const CATALOG_QUERY_MAX_LENGTH = 200;

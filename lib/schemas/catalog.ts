@@ -8,6 +8,7 @@ import {
   CATALOG_QUERY_MAX_LENGTH,
   REGION_CODE_PATTERN,
   STORE_CATEGORIES,
+  CATALOG_SORTS,
 } from "./catalog-params";
 import { emptyToUndefined, queryIntSchema } from "./common";
 
@@ -63,6 +64,16 @@ export const catalogQuerySchema = z.object({
         example: "KZ",
       }),
   ),
+  sort: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(CATALOG_SORTS, { error: `sort must be one of: ${CATALOG_SORTS.join(", ")}` })
+      .default("relevance")
+      .meta({
+        description:
+          "Order: `relevance` (with `query`, exact and prefix title matches, then word and typo-tolerant matches; without, popularity), `price` (cheapest first), `discount` (biggest first), `newest` (latest release first). Games that cannot be bought yet (no price, not released) come after those that can in every order; free-to-play games count as available. Composes with every filter, `giftableTo` included",
+      }),
+  ),
   lang: langSchema,
 });
 
@@ -89,6 +100,10 @@ export const catalogGameSchema = z
     genres: z.array(z.string()),
     price: priceSchema.nullable().meta({ description: "null when no price is known" }),
     comingSoon: z.boolean().meta({ description: "Announced but not released; cannot be bought yet" }),
+    hasGear: z.boolean().meta({
+      description:
+        "In-game gear of this game is on sale (GET /gear/items?platform={appId}); free-to-play games have no price but may have gear",
+    }),
   })
   .meta({ id: "GiftCatalogGame" });
 

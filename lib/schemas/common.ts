@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOCALES } from "@/lib/i18n/config";
+import { CURRENCY, FEE_MODES } from "@/lib/money";
 import { classifyAddress } from "@/lib/webhooks/addresses";
 import "./zod-config";
 
@@ -183,6 +184,38 @@ export const intentBreakdownShape = {
     .meta({ description: "The store's fee, kopecks: on top for `excluded` and `naive`, carved out of the price for `included`" }),
   expiresAt: z.iso.datetime().meta({ description: "When the unpaid intent expires (and a gear reservation frees its unit)" }),
 };
+
+/** One reason the quoted purchase would be refused now, as the creating endpoint would answer it. */
+export const quoteRefusalSchema = z
+  .object({
+    reason: z
+      .string()
+      .meta({ description: "A reason from the catalogue, as the creating endpoint would answer it", example: "out_of_stock" }),
+    param: z.string().optional().meta({ description: "The request field at fault", example: "code" }),
+    message: z.string().meta({ description: "The creating endpoint's message for it, in English" }),
+  })
+  .meta({ id: "QuoteRefusal" });
+
+/**
+ * What a purchase would cost and every reason it would be refused, answered by POST /gifts/quote and
+ * POST /gear/quote without creating or holding anything. A wrong promo code is listed and not applied.
+ */
+export const quoteResponseSchema = z
+  .object({
+    code: z.literal(200),
+    purchasable: z.boolean().meta({ description: "True when `refusals` is empty: the creating endpoint would now accept this body" }),
+    intentAmount: z.int().nullable().meta({ description: "The price before promo code and fee, kopecks; null when there is no price" }),
+    intentCurrency: z.literal(CURRENCY),
+    discountAmount: z.int().meta({ description: "Taken off by the promo code when it applies, kopecks (0 otherwise)" }),
+    feeAmount: z.int().meta({ description: "The store's fee, kopecks, as the intent would record it" }),
+    paymentAmount: z.int().nullable().meta({ description: "What the buyer would pay, kopecks; null when there is no price" }),
+    paymentCurrency: z.literal(CURRENCY),
+    fee: z.enum(FEE_MODES).meta({ description: "The fee mode the amounts are computed with" }),
+    refusals: z.array(quoteRefusalSchema),
+  })
+  .meta({ id: "Quote" });
+
+export type QuoteResponse = z.infer<typeof quoteResponseSchema>;
 
 /** Query strings: an empty value (`?genre=`) means the parameter was not given. */
 export const emptyToUndefined = (v: unknown) => (v === "" ? undefined : v);

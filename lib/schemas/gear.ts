@@ -36,59 +36,77 @@ export const tradeLinkSchema = z
   })
   .meta({ example: "https://steamcommunity.com/tradeoffer/new/?partner=39734273&token=AbCdEf12" });
 
-export const gearIntentRequestSchema = z
+const additionalFieldsSchema = z
   .strictObject(
     {
-      account: steamId64Schema,
-      additionalFields: z
-        .strictObject(
-          {
-            storeId: z
-              .string({ error: "additionalFields.storeId must be a string" })
-              .trim()
-              .min(1, { error: "additionalFields.storeId must not be empty" })
-              .max(64, { error: "additionalFields.storeId must be at most 64 characters" })
-              .optional(),
-            tradeLink: tradeLinkSchema.optional(),
-          },
-          { error: "additionalFields must be an object" },
-        )
-        .optional(),
-      email: emailSchema(),
-      platform: appIdSchema("platform"),
-      item: z
-        .string({ error: "item must be a string" })
+      storeId: z
+        .string({ error: "additionalFields.storeId must be a string" })
         .trim()
-        .min(1, { error: "item must not be empty" })
-        .max(128, { error: "item must be at most 128 characters" })
-        .meta({ example: "ak47-redline" }),
-      code: promoCodeSchema.optional(),
-      fee: z.literal("excluded", { error: 'fee must be "excluded" (the only fee mode for gear)' }).default("excluded"),
-      attribution: attributionSchema.optional(),
-      successUrl: redirectUrlSchema("successUrl").optional(),
-      failureUrl: redirectUrlSchema("failureUrl").optional(),
-      callbackUrl: callbackUrlSchema("callbackUrl").optional(),
-      locale: localeSchema.optional(),
+        .min(1, { error: "additionalFields.storeId must not be empty" })
+        .max(64, { error: "additionalFields.storeId must be at most 64 characters" })
+        .optional(),
+      tradeLink: tradeLinkSchema.optional(),
     },
+    { error: "additionalFields must be an object" },
+  )
+  .optional();
+
+const gearRequestTail = {
+  platform: appIdSchema("platform"),
+  item: z
+    .string({ error: "item must be a string" })
+    .trim()
+    .min(1, { error: "item must not be empty" })
+    .max(128, { error: "item must be at most 128 characters" })
+    .meta({ example: "ak47-redline" }),
+  code: promoCodeSchema.optional(),
+  fee: z.literal("excluded", { error: 'fee must be "excluded" (the only fee mode for gear)' }).default("excluded"),
+  attribution: attributionSchema.optional(),
+  successUrl: redirectUrlSchema("successUrl").optional(),
+  failureUrl: redirectUrlSchema("failureUrl").optional(),
+  callbackUrl: callbackUrlSchema("callbackUrl").optional(),
+  locale: localeSchema.optional(),
+};
+
+// The trade link must be the account's own; only two well-formed values can disagree (a bad one has its own issue).
+function tradeLinkMatchesAccount(body: { account?: string; additionalFields?: { tradeLink?: string } }, ctx: z.RefinementCtx) {
+  const tradeLink = body.additionalFields?.tradeLink;
+  if (!tradeLink || body.account === undefined) return;
+  const link = parseTradeLink(tradeLink);
+  const accountId = accountIdFromSteamId64(body.account);
+  if (link && accountId !== null && link.partner !== accountId) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["additionalFields", "tradeLink"],
+      message: "additionalFields.tradeLink belongs to another account than account",
+      // The catalogue's reason (lib/errors.ts): the API answers it, and a form tells it from a malformed link.
+      params: { reason: "trade_link_mismatch" },
+    });
+  }
+}
+
+export const gearIntentRequestSchema = z
+  .strictObject(
+    { account: steamId64Schema, additionalFields: additionalFieldsSchema, email: emailSchema(), ...gearRequestTail },
     { error: "the request body must be a JSON object" },
   )
-  .superRefine((body, ctx) => {
-    const tradeLink = body.additionalFields?.tradeLink;
-    if (!tradeLink) return;
-    const link = parseTradeLink(tradeLink);
-    const accountId = accountIdFromSteamId64(body.account);
-    // Only two well-formed values can disagree; a bad account has its own issue already.
-    if (link && accountId !== null && link.partner !== accountId) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["additionalFields", "tradeLink"],
-        message: "additionalFields.tradeLink belongs to another account than account",
-        // The catalogue's reason (lib/errors.ts): the API answers it, and a form tells it from a malformed link.
-        params: { reason: "trade_link_mismatch" },
-      });
-    }
-  })
+  .superRefine(tradeLinkMatchesAccount)
   .meta({ id: "GearIntentRequest" });
+
+/**
+ * POST /gear/quote takes the body of POST /gear; the account and e-mail may still be missing (a
+ * checkout asks for the price before the gamer has typed them), and are checked when present.
+ */
+export const gearQuoteRequestSchema = z
+  .strictObject(
+    { account: steamId64Schema.optional(), additionalFields: additionalFieldsSchema, email: emailSchema().optional(), ...gearRequestTail },
+    { error: "the request body must be a JSON object" },
+  )
+  .superRefine(tradeLinkMatchesAccount)
+  .meta({ id: "GearQuoteRequest" });
+
+export type GearQuoteRequest = z.infer<typeof gearQuoteRequestSchema>;
+export type GearQuoteInput = z.input<typeof gearQuoteRequestSchema>;
 
 export type GearIntentRequest = z.infer<typeof gearIntentRequestSchema>;
 export type GearIntentInput = z.input<typeof gearIntentRequestSchema>;

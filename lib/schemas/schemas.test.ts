@@ -27,13 +27,14 @@ const gear = {
 
 describe("catalogQuerySchema", () => {
   it("fills defaults and ignores unknown parameters", () => {
-    expect(catalogQuerySchema.parse({ utm_source: "vk" })).toEqual({ page: 0, limit: 20, lang: "ru" });
+    expect(catalogQuerySchema.parse({ utm_source: "vk" })).toEqual({ page: 0, limit: 20, sort: "relevance", lang: "ru" });
   });
 
   it("treats empty parameters as absent", () => {
-    expect(catalogQuerySchema.parse({ genre: "", page: "", steamCategory: "", query: "" })).toEqual({
+    expect(catalogQuerySchema.parse({ genre: "", page: "", steamCategory: "", query: "", sort: "" })).toEqual({
       page: 0,
       limit: 20,
+      sort: "relevance",
       lang: "ru",
     });
   });
@@ -49,6 +50,7 @@ describe("catalogQuerySchema", () => {
     [{ query: "x".repeat(201) }, "query must be 1 to 200 characters"],
     [{ genre: "g".repeat(65) }, "genre must be at most 64 characters"],
     [{ lang: "de" }, "lang must be one of: ru, en"],
+    [{ sort: "cheapest" }, "sort must be one of: relevance, price, discount, newest"],
   ])("%j -> %s", (input, message) => {
     expect(messageFor(catalogQuerySchema, input)).toBe(message);
   });

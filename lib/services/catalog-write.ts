@@ -242,12 +242,28 @@ export async function upsertPromoCodes(db: Database, input: readonly PromoCodeIn
 
 /**
  * Brings what the catalog derives from games, prices and rates up to date: which games can be
- * gifted where (giftable_games) and the per-filter totals (catalog_counts, giftable_counts). Every
+ * gifted where (giftable_games), which can be bought at all (games.sort_tier) and the per-filter totals (catalog_counts, giftable_counts). Every
  * path that writes games, packages, regional prices or rates calls it once when done: per batch
  * would recount the whole catalog each time.
  */
 export async function refreshCatalogCounts(db: Database): Promise<void> {
+  await refreshSortTiers(db);
   await refreshGiftability(db);
   await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_counts`);
   await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY giftable_counts`);
+}
+
+/**
+ * games.sort_tier: 1 for a game that cannot be bought yet (not released, or its main edition has no
+ * price and it is not free to play), 0 otherwise; every catalog order puts tier 1 last. Only the
+ * rows whose tier changed are written.
+ */
+async function refreshSortTiers(db: Database): Promise<void> {
+  await db.execute(sql`
+    UPDATE games g SET sort_tier = t.tier
+    FROM (SELECT x.app_id,
+                 CASE WHEN x.coming_soon OR (p.price_final IS NULL AND NOT x.genre_keys @> ARRAY['free to play']::text[])
+                      THEN 1 ELSE 0 END AS tier
+          FROM games x LEFT JOIN packages p ON p.app_id = x.app_id AND p.is_main) AS t
+    WHERE g.app_id = t.app_id AND g.sort_tier <> t.tier`);
 }

@@ -6,6 +6,7 @@ import { CURRENCY } from "@/lib/money";
 import { toLatin } from "@/lib/catalog/transliterate";
 import { isAppId } from "@/lib/schemas/common";
 import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, GiftRegionPrice, Language, Price } from "@/lib/schemas/catalog";
+import type { CatalogSort } from "@/lib/schemas/catalog-params";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
 import { convertedKopecks, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
@@ -25,6 +26,7 @@ interface GameRow extends Record<string, unknown> {
   price_initial: number | null;
   price_final: number | null;
   discount_percent: number | null;
+  has_gear: boolean;
 }
 
 function toPrice(initial: number | null, final: number | null, discountPercent: number | null): Price | null {
@@ -60,6 +62,7 @@ function toStoredGame(row: GameRow, lang: Language): StoredGame {
     genres: row.genres,
     price: toPrice(row.price_initial, row.price_final, row.discount_percent),
     comingSoon: row.coming_soon,
+    hasGear: row.has_gear,
   };
 }
 
@@ -107,7 +110,8 @@ export function searchCondition(text: string): { where: SQL; rank: SQL } | null 
 }
 
 const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
-  g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent`;
+  g.genres, g.coming_soon, p.price_initial, p.price_final, p.discount_percent,
+  EXISTS (SELECT 1 FROM gear_items gi WHERE gi.platform_app_id = g.app_id) AS has_gear`;
 /** The edition whose price the catalog shows. */
 const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
 
@@ -132,6 +136,7 @@ export async function listCatalog(db: Database, query: CatalogQuery, origin: str
     query.steamCategory,
     query.query,
     query.giftableTo,
+    query.sort,
     query.lang,
   ]);
   const { games, total } = await catalogCache.get(key, () => readCatalog(db, query));
@@ -175,22 +180,47 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
           from: sql`giftable_games gg JOIN games g ON g.app_id = gg.app_id AND gg.region = ${query.giftableTo}`,
           order: sql`gg.sort_rank, gg.app_id`,
         };
+  // Every game giftable to a region is released and priced: there is nothing to put last.
+  const tiered = query.giftableTo === undefined;
   const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query, query.giftableTo]);
   // The page's ids come from the narrow sort index first; only those rows are joined and read,
   // so a deep page does not drag 100,000 wide rows through the join.
   const [page, total] = await Promise.all([
     db.execute<GameRow>(
       sql`SELECT ${GAME_COLUMNS}
-          FROM (SELECT g.app_id, g.sort_rank, ${rank} AS rank FROM ${source.from} ${whereSql}
-                ORDER BY rank DESC, ${source.order}
+          FROM (SELECT g.app_id, ${rank} AS rank FROM ${source.from} ${orderJoin(query.sort)} ${whereSql}
+                ORDER BY ${catalogOrder(query.sort, sql`rank`, source.order, tiered)}
                 LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
           JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
-          ORDER BY hit.rank DESC, hit.sort_rank, hit.app_id`,
+          ORDER BY ${catalogOrder(query.sort, sql`hit.rank`, sql`g.sort_rank, g.app_id`, tiered)}`,
     ),
     totalCache.get(countKey, () => countGames(db, query, source.from, whereSql)),
   ]);
   return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
 }
+
+/**
+ * The catalog's order for `sort`. Games that cannot be bought yet (games.sort_tier 1: not released,
+ * or no price and not free to play) come after the rest in every order (`tiered`; a giftableTo slice
+ * has none), so they never fill the first screen. `relevance` is the search's own rank (an exact
+ * name, then every word in a name, then the rest, typos included) when searching, and the store's
+ * popularity otherwise: (sort_tier, sort_rank, app_id), an index walk. The other sorts fall back on
+ * it. Popularity and appId (`popularity`) break ties, so pages never repeat or skip a game. `rank`
+ * names the search rank where the order is used (the inner select's column, or the page's).
+ */
+function catalogOrder(sort: CatalogSort, rank: SQL, popularity: SQL, tiered: boolean): SQL {
+  const tier = tiered ? sql`g.sort_tier, ` : sql``;
+  if (sort === "relevance") return sql`${rank} DESC, ${tier}${popularity}`;
+  const first = {
+    price: sql`p.price_final ASC NULLS LAST`,
+    discount: sql`coalesce(p.discount_percent, 0) DESC`,
+    newest: sql`g.release_date DESC NULLS LAST`,
+  }[sort];
+  return sql`${tier}${first}, ${rank} DESC, ${popularity}`;
+}
+
+/** The main edition, joined only for the orders that read its price. */
+const orderJoin = (sort: CatalogSort): SQL => (sort === "price" || sort === "discount" ? MAIN_PACKAGE : sql``);
 
 /**
  * Without a search the total comes from catalog_counts (giftable_counts with giftableTo), the

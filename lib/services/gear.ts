@@ -2,12 +2,12 @@ import "server-only";
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
-import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse } from "@/lib/schemas/gear";
+import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse, GearQuoteRequest } from "@/lib/schemas/gear";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
 import type { AuthToken } from "./tokens";
-import { createIntent, intentCreated, type CreatedIntent } from "./intents";
+import { createIntent, intentCreated, quoteIntent, type CreatedIntent, type PurchaseQuote } from "./intents";
 
 /** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does (see drizzle/0002). */
 const liveReservations = (itemId: unknown) =>
@@ -27,16 +27,7 @@ export async function reserveGear(
   /** The client address's hold key (lib/services/holds.ts), for the store's own pages. */
   clientKey: string | null = null,
 ): Promise<GearIntentResponse> {
-  const [item] = await db
-    .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price })
-    .from(gearItems)
-    .where(and(eq(gearItems.platformAppId, input.platform), eq(gearItems.item, input.item)));
-  if (!item) {
-    const [platform] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, input.platform));
-    throw platform
-      ? new DomainError("item_not_found", { platform: input.platform, item: input.item }, "item")
-      : new DomainError("platform_not_found", { platform: input.platform }, "platform");
-  }
+  const item = await findGearItem(db, input.platform, input.item);
   let intent: CreatedIntent;
   try {
     intent = await createIntent(db, {
@@ -69,6 +60,37 @@ export async function reserveGear(
     verified: true,
     message: `${item.title} is reserved until ${intent.expiresAt.toISOString()}; pay before then to keep it`,
   };
+}
+
+/** The item to price; an unknown platform or item leaves nothing to price: thrown. */
+async function findGearItem(db: DbExecutor, platform: number, itemName: string) {
+  const [item] = await db
+    .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price, stock: gearItems.stock })
+    .from(gearItems)
+    .where(and(eq(gearItems.platformAppId, platform), eq(gearItems.item, itemName)));
+  if (item) return item;
+  const [known] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, platform));
+  throw known
+    ? new DomainError("item_not_found", { platform, item: itemName }, "item")
+    : new DomainError("platform_not_found", { platform }, "platform");
+}
+
+/**
+ * What reserveGear would charge for this body and every refusal it would meet, reserving nothing.
+ * Stock is read as the reservation's trigger counts it (stock minus live reservations); the
+ * trigger, not this read, is what guards the unit when the intent is created.
+ */
+export async function quoteGear(db: DbExecutor, input: GearQuoteRequest): Promise<PurchaseQuote> {
+  const item = await findGearItem(db, input.platform, input.item);
+  const { rows } = await db.execute<{ count: number }>(liveReservations(item.id));
+  const available = item.stock - (rows[0]?.count ?? 0);
+  return quoteIntent(db, {
+    price: item.price,
+    feeMode: input.fee,
+    promoCode: input.code,
+    promoTarget: { kind: "gear", appId: input.platform },
+    after: available > 0 ? [] : [new DomainError("out_of_stock", { item: input.item }, "item")],
+  });
 }
 
 export async function listGearItems(db: Database, query: GearItemsQuery): Promise<GearItemsResponse> {

@@ -1,20 +1,70 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
-import type { GiftVerifyRequest, GiftVerifyResponse } from "@/lib/schemas/gifts";
-import { convertedKopecks, giftRefusal } from "@/lib/catalog/availability";
+import { UNDECODABLE_INVITE_MESSAGE, type GiftQuoteRequest, type GiftVerifyRequest, type GiftVerifyResponse } from "@/lib/schemas/gifts";
+import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
 import { env } from "@/lib/env";
-import { inviteRecipient } from "@/lib/steam";
+import { inviteRecipient, type InviteRecipient } from "@/lib/steam";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
 import { packageRegionOffers } from "./giftability";
-import { createIntent, intentCreated } from "./intents";
+import { createIntent, intentCreated, quoteIntent, type PurchaseQuote } from "./intents";
 
 interface GiftTargetRow extends Record<string, unknown> {
   coming_soon: boolean;
   gift_regions: string[];
   package_id: number | null;
   price_final: number | null;
+}
+
+/**
+ * The gift's edition and price, and every reason it cannot be bought now for `region` (in the
+ * order a shopper should hear them). Unknown games and editions leave nothing to price: thrown.
+ * verifyGift and quoteGift both ask here, so a quote and the purchase judge alike.
+ */
+async function checkGift(db: DbExecutor, appId: number, packageId: number | null, region: string | undefined) {
+  const { rows } = await db.execute<GiftTargetRow>(
+    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final
+        FROM games g
+        LEFT JOIN packages p ON p.app_id = g.app_id
+          AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
+        WHERE g.app_id = ${appId}`,
+  );
+  const game = rows[0];
+  if (!game) throw new DomainError("game_not_found", { appId }, "item");
+  if (game.package_id === null)
+    throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
+  const editionId = game.package_id;
+  const offer: RegionOffer | undefined = region === undefined ? undefined : (await packageRegionOffers(db, editionId, region)).get(region);
+  const maxGapPercent = env.GIFT_PRICE_GAP;
+  const reasons = giftRefusals(
+    { comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions },
+    region,
+    game.price_final === null ? undefined : { storePrice: game.price_final, offer, maxGapPercent },
+  );
+  const param = "target.region";
+  const refusals = reasons.map((reason) => {
+    if (reason === "region_not_giftable")
+      return new DomainError(reason, { appId, region: region ?? "", allowed: game.gift_regions }, param);
+    if (reason === "region_restricted") return new DomainError(reason, { appId, packageId: editionId, region: region! }, param);
+    if (reason === "region_price_gap") {
+      const { currency, amount, rubMicrosPerUnit } = offer!;
+      const convertedAmount = rubMicrosPerUnit === null ? null : convertedKopecks(amount!, rubMicrosPerUnit);
+      const facts = {
+        appId,
+        packageId: editionId,
+        region: region!,
+        currency,
+        amount: amount!,
+        convertedAmount,
+        storeAmount: game.price_final!,
+        maxGapPercent,
+      };
+      return new DomainError(reason, facts, param);
+    }
+    return new DomainError(reason, { appId });
+  });
+  return { packageId: game.package_id, price: game.price_final, refusals };
 }
 
 /** Checks that the gift can be bought for the recipient's region and records an intent with the amount to pay. */
@@ -27,52 +77,13 @@ export async function verifyGift(
   clientKey: string | null = null,
 ): Promise<GiftVerifyResponse> {
   const appId = input.item;
-  const packageId = input.target.packageId ?? null;
-  const { rows } = await db.execute<GiftTargetRow>(
-    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final
-        FROM games g
-        LEFT JOIN packages p ON p.app_id = g.app_id
-          AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
-        WHERE g.app_id = ${appId}`,
-  );
-  const game = rows[0];
-  if (!game) throw new DomainError("game_not_found", { appId }, "item");
-  if (game.package_id === null)
-    throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
-  const region = input.target.region;
-  const editionId = game.package_id;
-  const offer = (await packageRegionOffers(db, editionId, region)).get(region);
-  const maxGapPercent = env.GIFT_PRICE_GAP;
-  const refusal = giftRefusal(
-    { comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions },
-    region,
-    game.price_final === null ? undefined : { storePrice: game.price_final, offer, maxGapPercent },
-  );
-  const param = "target.region";
-  if (refusal === "region_not_giftable") throw new DomainError(refusal, { appId, region, allowed: game.gift_regions }, param);
-  if (refusal === "region_restricted") throw new DomainError(refusal, { appId, packageId: editionId, region }, param);
-  if (refusal === "region_price_gap") {
-    const { currency, amount, rubMicrosPerUnit } = offer!;
-    const convertedAmount = rubMicrosPerUnit === null ? null : convertedKopecks(amount!, rubMicrosPerUnit);
-    const facts = {
-      appId,
-      packageId: editionId,
-      region,
-      currency,
-      amount: amount!,
-      convertedAmount,
-      storeAmount: game.price_final!,
-      maxGapPercent,
-    };
-    throw new DomainError(refusal, facts, param);
-  }
-  if (refusal) throw new DomainError(refusal, { appId });
-  const price = game.price_final!;
+  const gift = await checkGift(db, appId, input.target.packageId ?? null, input.target.region);
+  if (gift.refusals[0]) throw gift.refusals[0];
   // The schema refused a link that does not decode, so this names an account.
   const recipient = inviteRecipient(input.target.inviteUrl)!;
 
   const intent = await createIntent(db, {
-    price,
+    price: gift.price!,
     feeMode: input.fee,
     promoCode: input.code,
     promoTarget: { kind: "gifts", appId },
@@ -80,7 +91,7 @@ export async function verifyGift(
     values: {
       kind: "gift",
       appId,
-      packageId: game.package_id,
+      packageId: gift.packageId,
       giftRegion: input.target.region,
       inviteUrl: input.target.inviteUrl,
       recipientSteamId: recipient.steamId64,
@@ -93,4 +104,27 @@ export async function verifyGift(
     },
   });
   return { ...intentCreated(intent, origin), recipient };
+}
+
+/**
+ * What verifyGift would charge for this body and every refusal it would meet, creating and holding
+ * nothing; with an invite link, the friend it names (as verify answers it) or, when its code names
+ * no account, that refusal first, where verify would meet it.
+ */
+export async function quoteGift(db: DbExecutor, input: GiftQuoteRequest): Promise<PurchaseQuote & { recipient: InviteRecipient | null }> {
+  const inviteUrl = input.target?.inviteUrl;
+  const recipient = inviteUrl === undefined ? null : inviteRecipient(inviteUrl);
+  const link =
+    inviteUrl !== undefined && recipient === null
+      ? [new DomainError("invite_link_undecodable", { message: UNDECODABLE_INVITE_MESSAGE }, "target.inviteUrl")]
+      : [];
+  const gift = await checkGift(db, input.item, input.target?.packageId ?? null, input.target?.region);
+  const quote = await quoteIntent(db, {
+    price: gift.price,
+    feeMode: input.fee,
+    promoCode: input.code,
+    promoTarget: { kind: "gifts", appId: input.item },
+    before: [...link, ...gift.refusals],
+  });
+  return { ...quote, recipient };
 }

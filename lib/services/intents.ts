@@ -7,7 +7,8 @@ import { metrics } from "@/lib/metrics";
 import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { paymentPageUrl } from "@/lib/payments/paths";
 import { claimHoldSlot, type Holder } from "./holds";
-import { checkPromoCode, redeemPromoCode, type PromoTarget } from "./promo-codes";
+import type { DomainError } from "@/lib/errors";
+import { checkPromoCode, previewPromoCode, redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
 
@@ -80,7 +81,7 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     discount = redeemed.discount;
     promoCodeId = redeemed.id;
   }
-  const priced = quote(input.price, input.feeMode, feeRateBps, discount);
+  const priced = priceWith(input.price, input.feeMode, discount);
   const [row] = await tx
     .insert(intents)
     .values({
@@ -95,4 +96,49 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     .returning({ id: intents.id, expiresAt: intents.expiresAt });
   if (!row) throw new Error("the intent was not recorded");
   return { id: row.id, quote: priced, expiresAt: row.expiresAt };
+}
+
+/** The amounts for `price`: the one pricing rule that creating an intent and a quote share. */
+function priceWith(price: number, feeMode: FeeMode, discount?: Discount): Quote {
+  return quote(price, feeMode, feeRateBps, discount);
+}
+
+export interface PurchaseQuote {
+  /** Null when there is nothing to pay for yet (the game has no price). */
+  quote: Quote | null;
+  feeMode: FeeMode;
+  /** Every refusal creating the intent would now meet, in the order it would meet them. */
+  refusals: DomainError[];
+}
+
+/**
+ * Prices a purchase as createIntent would, without writing or locking anything: the promo code is
+ * previewed (a wrong or used-up one is a refusal, and the amounts are then those without it).
+ * The caller's own refusals go `before` the code's (a gift's release and region) or `after` it
+ * (gear's stock, which the insert meets last), so they are listed in the order creating meets them.
+ */
+export async function quoteIntent(
+  db: DbExecutor,
+  input: {
+    price: number | null;
+    feeMode: FeeMode;
+    promoCode?: string;
+    promoTarget: PromoTarget;
+    before?: DomainError[];
+    after?: DomainError[];
+  },
+): Promise<PurchaseQuote> {
+  const refusals = [...(input.before ?? [])];
+  let discount: Discount | undefined;
+  if (input.promoCode) {
+    const preview = await previewPromoCode(db, input.promoCode, input.promoTarget);
+    if ("refusal" in preview) refusals.push(preview.refusal);
+    else discount = preview.discount;
+  }
+  refusals.push(...(input.after ?? []));
+  return {
+    quote: input.price === null ? null : priceWith(input.price, input.feeMode, discount),
+    feeMode: input.feeMode,
+    refusals,
+  };
 }

@@ -60,3 +60,23 @@ export async function redeemPromoCode(
   if (!used) throw refused("promo_code_used_up", promo.code);
   return { id: promo.id, discount: { kind: promo.kind, value: promo.value } };
 }
+
+/**
+ * What a code would do for `target`, read-only (a quote): its discount, or the refusal redeeming it
+ * would meet now, used-up included. Counts nothing and locks nothing.
+ */
+export async function previewPromoCode(
+  db: DbExecutor,
+  code: string,
+  target: PromoTarget,
+  now = new Date(),
+): Promise<{ discount: Discount } | { refusal: DomainError }> {
+  try {
+    const promo = await checkPromoCode(db, code, target, now);
+    if (promo.maxUses !== null && promo.uses >= promo.maxUses) return { refusal: refused("promo_code_used_up", promo.code) };
+    return { discount: { kind: promo.kind, value: promo.value } };
+  } catch (err) {
+    if (err instanceof DomainError) return { refusal: err };
+    throw err;
+  }
+}

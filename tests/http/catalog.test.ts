@@ -19,6 +19,7 @@ describe("GET /gifts/catalog", () => {
       genres: ["RPG", "Action", "Open World"],
       price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
       comingSoon: false,
+      hasGear: false,
     });
   });
 
@@ -114,8 +115,13 @@ describe("GET /gifts/catalog", () => {
   it("gives null price for a game with no price and marks coming-soon games", async () => {
     const res = await api(`${CATALOG}?query=${encodeURIComponent("Hollow Frontier")}&lang=en`);
     expect(res.body.games[0]).toMatchObject({ appId: 999990, comingSoon: true, price: null });
-    const harbor = await api(`${CATALOG}?query=harbor&lang=en`);
+    // Its exact name puts it first; among equally good matches, games one can buy come before it.
+    const harbor = await api(`${CATALOG}?query=${encodeURIComponent("silent harbor")}&lang=en`);
     expect(harbor.body.games[0]).toMatchObject({ appId: 999991, comingSoon: false, price: null });
+    const word = await api(`${CATALOG}?query=harbor&lang=en&limit=100`);
+    const ids = word.body.games.map((g: { appId: number }) => g.appId);
+    expect(ids).toContain(999991);
+    expect(word.body.games[0].price).not.toBeNull();
   });
 
   it("leaves out discount fields when there is no discount", async () => {

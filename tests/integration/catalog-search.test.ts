@@ -16,7 +16,7 @@ afterAll(() => t?.close());
 
 async function search(query: string): Promise<string[]> {
   clearCatalogCache();
-  const { games } = await listCatalog(t.db, { page: 0, limit: 10, query, lang: "en" }, "http://test");
+  const { games } = await listCatalog(t.db, { page: 0, limit: 10, query, sort: "relevance", lang: "en" }, "http://test");
   return games.map((game) => game.title);
 }
 

@@ -30,7 +30,7 @@ async function liveCount(genre: string | undefined, category: StoreCategory | un
 }
 
 async function total(genre?: string, steamCategory?: StoreCategory): Promise<number> {
-  const res = await listCatalog(t.db, { page: 0, limit: 1, genre, steamCategory, lang: "ru" }, "http://test");
+  const res = await listCatalog(t.db, { page: 0, limit: 1, genre, steamCategory, sort: "relevance", lang: "ru" }, "http://test");
   return res.total;
 }
 
@@ -77,7 +77,7 @@ describe("catalog totals", () => {
   });
 
   it("count search matches live", async () => {
-    const res = await listCatalog(t.db, { page: 0, limit: 5, query: "portal", lang: "en" }, "http://test");
+    const res = await listCatalog(t.db, { page: 0, limit: 5, query: "portal", sort: "relevance", lang: "en" }, "http://test");
     const { rows } = await t.db.execute<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM games WHERE search @@ to_tsquery('simple', 'portal:*')`,
     );

@@ -79,7 +79,7 @@ async function listAll(giftableTo: string, filters: { genre?: string; steamCateg
   const ids: number[] = [];
   let total = 0;
   for (let page = 0; ; page++) {
-    const res = await listCatalog(t.db, { page, limit: 100, lang: "en", giftableTo, ...filters }, "http://store.test");
+    const res = await listCatalog(t.db, { page, limit: 100, sort: "relevance", lang: "en", giftableTo, ...filters }, "http://store.test");
     total = res.total;
     ids.push(...res.games.map((g) => g.appId));
     if (res.games.length < 100) break;
@@ -153,7 +153,11 @@ describe("giftableTo", () => {
       const want = kz.filter((g) => (steamCategory ? g.categories.includes(steamCategory) : true) && g.genre_keys.includes("rpg"));
       expect(await listAll("KZ", { genre: "RPG", steamCategory })).toEqual({ ids: want.map((g) => g.app_id), total: want.length });
     }
-    const search = await listCatalog(t.db, { page: 0, limit: 5, lang: "en", giftableTo: "BY", query: "cyberpunk" }, "http://store.test");
+    const search = await listCatalog(
+      t.db,
+      { page: 0, limit: 5, sort: "relevance", lang: "en", giftableTo: "BY", query: "cyberpunk" },
+      "http://store.test",
+    );
     expect(search).toMatchObject({ games: [], total: 0 }); // over the gap in BY
     expect(await listAll("ZZ")).toEqual({ ids: [], total: 0 });
   });

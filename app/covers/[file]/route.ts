@@ -37,7 +37,8 @@ export async function GET(_request: Request, { params }: { params: Promise<{ fil
       return new Response("The share card could not be drawn", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }
   }
-  return new Response(renderCover({ appId, title }), {
+  // Every page that shows this cover prints the title beside it, in the page's language.
+  return new Response(renderCover({ appId, title }, { withTitle: false }), {
     headers: {
       "Content-Type": "image/svg+xml; charset=utf-8",
       "Cache-Control": "public, max-age=86400, immutable",

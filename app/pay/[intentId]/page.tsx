@@ -42,7 +42,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
             <h2 id="pay-heading" className="sr-only">
               {t.pay.actions.heading}
             </h2>
-            <p className="text-slate-300">{format(t.pay.deadline.payBefore, { time: formatTime(view.expiresAt, locale) })}</p>
+            <p className="text-slate-300">{format(t.pay.deadline.payBefore, { time: formatTime(view.expiresAt, locale, new Date()) })}</p>
             <Countdown secondsLeft={view.secondsLeft} />
             <div className="mt-5 flex flex-col gap-3 sm:flex-row">
               <form method="post" action={paymentSubmitPath(view.id)} className="flex flex-1">

@@ -12,6 +12,7 @@ export const catalog = defineMessages({
     search: { label: "Поиск игр", placeholder: "Название или описание" },
     genre: { label: "Жанр", all: "Все жанры" },
     region: { label: "Подарить в", any: "Любой регион" },
+    sort: { label: "Порядок", relevance: "По популярности", price: "Сначала дешёвые", discount: "По скидке", newest: "Сначала новые" },
     category: { label: "Подборка", all: "Все игры" },
     categories: {
       specials: "Скидки",
@@ -76,6 +77,7 @@ export const catalog = defineMessages({
     search: { label: "Search games", placeholder: "Title or description" },
     genre: { label: "Genre", all: "All genres" },
     region: { label: "Gift to", any: "Any region" },
+    sort: { label: "Sort", relevance: "Most popular", price: "Cheapest first", discount: "Biggest discount", newest: "Newest first" },
     category: { label: "Collection", all: "All games" },
     categories: {
       specials: "Specials",

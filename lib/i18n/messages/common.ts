@@ -16,6 +16,8 @@ export const common = defineMessages({
     },
     price: {
       none: "Цены пока нет",
+      free: "Бесплатно",
+      gear: "Предметы для игры →",
       was: "Было {price}",
       now: "сейчас {price}",
       discount: "Скидка {percent} %",
@@ -53,6 +55,8 @@ export const common = defineMessages({
     },
     price: {
       none: "No price yet",
+      free: "Free to play",
+      gear: "Gear for it →",
       was: "Was {price}",
       now: "now {price}",
       discount: "{percent}% off",

@@ -26,6 +26,8 @@ export const game = defineMessages({
       game_not_priced: "У игры пока нет цены, поэтому купить её в подарок нельзя.",
       region_not_giftable: "Эту игру сейчас нельзя подарить: магазин не продаёт её ни в один регион.",
     },
+    freeToPlay: "Игра бесплатная: дарить её не нужно.",
+    toGear: "Купить предметы для неё",
     notFound: {
       title: "Игра не найдена",
       body: "В магазине нет игры с таким номером. Возможно, её сняли с продажи или ссылка неполная.",
@@ -58,6 +60,8 @@ export const game = defineMessages({
       game_not_priced: "This game has no price yet, so it cannot be bought as a gift.",
       region_not_giftable: "This game cannot be gifted right now: the store does not sell it to any region.",
     },
+    freeToPlay: "This game is free to play: there is nothing to gift.",
+    toGear: "Buy gear for it",
     notFound: {
       title: "Game not found",
       body: "The store has no game with this number. It may have been withdrawn, or the link is cut short.",

@@ -6,12 +6,12 @@ import { COVER_HEIGHT, COVER_WIDTH } from "@/components/catalog/game-card";
 import { GiftCheckout } from "@/components/checkout/gift-checkout";
 import { buttonClass } from "@/components/ui/button";
 import { getSessionUser } from "@/lib/auth/session";
-import { gameAvailability } from "@/lib/catalog/availability";
+import { gameAvailability, isFreeToPlay } from "@/lib/catalog/availability";
 import { SHARE_CARD_HEIGHT, SHARE_CARD_WIDTH } from "@/lib/covers/render-cover";
-import { env } from "@/lib/env";
 import { Price } from "@/components/ui/price";
 import { getMessages } from "@/lib/i18n/server";
 import { nonceFromPolicy } from "@/lib/security-headers";
+import { storePricing } from "@/lib/store-pricing";
 import { catalogHref } from "@/lib/queries/catalog-url";
 import { productJsonLd } from "./product-json-ld";
 import { Editions } from "./_components/editions";
@@ -52,6 +52,8 @@ export default async function GamePage({ params }: { params: Params }) {
   const game = await loadGame(appId, locale);
   const availability = gameAvailability(game);
   const main = game.packages.find((p) => p.isMain) ?? game.packages[0];
+  const pricing = storePricing();
+  const free = isFreeToPlay({ price: main?.price ?? null, genres: game.genres });
 
   return (
     <main id="main" className="mx-auto w-full max-w-6xl px-4 pt-4 pb-16 sm:pt-6">
@@ -109,11 +111,24 @@ export default async function GamePage({ params }: { params: Params }) {
           )}
           <p className="leading-relaxed text-slate-300">{game.shortDescription}</p>
           <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-800 bg-slate-900 p-4">
-            <Price price={main?.price ?? null} locale={locale} labels={t.common.price} size="lg" />
+            {free ? (
+              <span className="text-2xl font-semibold text-emerald-300">{t.common.price.free}</span>
+            ) : (
+              <Price price={main?.price ?? null} pricing={pricing} locale={locale} labels={t.common.price} size="lg" />
+            )}
             {availability === null ? (
               <a href="#checkout" className={buttonClass("primary", "w-full sm:w-auto")}>
                 {t.game.buy}
               </a>
+            ) : free ? (
+              <>
+                <p className="w-full text-slate-200">{t.game.freeToPlay}</p>
+                {game.hasGear && (
+                  <Link href={`/gear?platform=${game.appId}`} className={buttonClass("primary", "w-full sm:w-auto")}>
+                    {t.game.toGear}
+                  </Link>
+                )}
+              </>
             ) : (
               <p className="w-full text-sm text-amber-200">{t.game.unavailable[availability]}</p>
             )}
@@ -122,13 +137,18 @@ export default async function GamePage({ params }: { params: Params }) {
       </div>
 
       <div className="mt-10 grid gap-10 md:grid-cols-2">
-        <Editions packages={game.packages} locale={locale} t={t} />
+        <Editions packages={game.packages} pricing={pricing} free={free} locale={locale} t={t} />
         <GiftRegions regions={game.giftRegionPrices} locale={locale} t={t} />
       </div>
 
       {availability === null && (
-        <div id="checkout" className="mt-10 scroll-mt-4">
-          <GiftCheckout game={game} defaultEmail={user?.email} feeRate={env.FEE_RATE} />
+        // Focusable, so "Buy as a gift" (#checkout) moves the focus here and the next Tab reaches the form's first field.
+        <div
+          id="checkout"
+          tabIndex={-1}
+          className="mt-10 scroll-mt-4 rounded-lg focus-visible:outline-3 focus-visible:outline-offset-4 focus-visible:outline-sky-300"
+        >
+          <GiftCheckout game={game} defaultEmail={user?.email} />
         </div>
       )}
     </main>

@@ -76,7 +76,8 @@ const TONE = {
  * store's: the game (or the gear page) to try again after a decline or expiry, and the home page.
  */
 export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: Locale }) {
-  const when = (d: Date | null) => (d ? formatTime(d, locale) : "");
+  const now = new Date();
+  const when = (d: Date | null) => (d ? formatTime(d, locale, now) : "");
   const texts = {
     paid: format(t.outcome.paid.text, { time: when(view.paidAt) }),
     fulfilled: format(t.outcome.fulfilled.text, { paid: when(view.paidAt), time: when(view.fulfilledAt) }),

@@ -1,9 +1,23 @@
 import { Price } from "@/components/ui/price";
 import type { Locale } from "@/lib/i18n/config";
 import type { Messages } from "@/lib/i18n/messages";
+import type { StorePricing } from "@/lib/money";
 import type { GameDetails } from "@/lib/schemas/catalog";
 
-export function Editions({ packages, locale, t }: { packages: GameDetails["packages"]; locale: Locale; t: Messages }) {
+export function Editions({
+  packages,
+  pricing,
+  free = false,
+  locale,
+  t,
+}: {
+  packages: GameDetails["packages"];
+  pricing: StorePricing;
+  /** A free-to-play game: an edition without a price is free, not "no price yet". */
+  free?: boolean;
+  locale: Locale;
+  t: Messages;
+}) {
   return (
     <section aria-labelledby="editions-title">
       <h2 id="editions-title" className="text-xl font-semibold text-white">
@@ -26,7 +40,11 @@ export function Editions({ packages, locale, t }: { packages: GameDetails["packa
                 )}
               </th>
               <td className="py-3 text-right align-top">
-                <Price price={p.price} locale={locale} labels={t.common.price} align="end" />
+                {free && p.price === null ? (
+                  <span className="font-semibold text-emerald-300">{t.common.price.free}</span>
+                ) : (
+                  <Price price={p.price} pricing={pricing} locale={locale} labels={t.common.price} align="end" />
+                )}
               </td>
             </tr>
           ))}
