@@ -7,7 +7,7 @@ import { DELIVERY_STATUSES, INTENT_STATUSES } from "@/lib/intents/states";
 
 export const ADMIN_ORDER_SORTS = ["created", "amount", "state"] as const;
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
-/** Rows one CSV export holds at most; the file says so in its last line when it stops there. */
+/** Rows one CSV export holds at most (its X-Total-Count and X-Export-Rows headers tell when it stopped there). */
 export const ADMIN_ORDERS_EXPORT_MAX = 50_000;
 
 const text = (max: number) =>
