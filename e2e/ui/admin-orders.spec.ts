@@ -41,6 +41,8 @@ async function signInAsStaff(page: Page, account: StaffAccount, returnTo: string
 const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 test("an operator finds an order by e-mail, reads its timeline and refunds it with a reason @phone", async ({ page, dbQuery }) => {
+  // A purchase through the store, a staff:grant and the back office: longer than one page's test.
+  test.setTimeout(60_000);
   const email = uniqueEmail("refund-me");
   const intentId = await buyGift(page, email);
   const operator = await createStaff("operator");
@@ -103,6 +105,7 @@ test("an operator finds an order by e-mail, reads its timeline and refunds it wi
 });
 
 test("support reads an order and may resend its e-mail, but sees no refund", async ({ page, dbQuery }) => {
+  test.setTimeout(60_000);
   const email = uniqueEmail("support-view");
   const intentId = await buyGift(page, email);
   const support = await createStaff("support");

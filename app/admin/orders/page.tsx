@@ -37,6 +37,8 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
   const query = new URLSearchParams(Object.entries(kept).filter((e): e is [string, string] => Boolean(e[1]))).toString();
   const intl = locale === "ru" ? "ru-RU" : "en-US";
   const pageOf = format(m.pager.pageOf, { page, pages: pageCount });
+  // The filters beyond search fold away (a long form on a phone) unless one of them is in use.
+  const advanced = Object.entries(kept).some(([k, v]) => v && k !== "q");
 
   return (
     <main id="main" className="space-y-4">
@@ -54,97 +56,102 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         aria-label={m.filters.legend}
         className="rounded-lg border border-slate-800 bg-slate-900/60 p-4"
       >
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <div className="sm:col-span-2">
-            <label htmlFor="f-q" className={labelClass}>
-              {m.filters.q}
-            </label>
-            <input id="f-q" name="q" type="search" defaultValue={filter.q ?? ""} aria-describedby="f-q-hint" className={inputClass} />
-            <p id="f-q-hint" className="mt-1 text-xs text-slate-400">
-              {m.filters.qHint}
-            </p>
-          </div>
-          <Select id="f-state" name="state" label={m.filters.state} value={filter.state} any={m.filters.any}>
-            {INTENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {m.states[s]}
-              </option>
-            ))}
-          </Select>
-          <Select id="f-delivery" name="delivery" label={m.filters.delivery} value={filter.delivery} any={m.filters.any}>
-            {DELIVERY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {m.deliveryStatuses[s]}
-              </option>
-            ))}
-            <option value="none">{m.filters.noDelivery}</option>
-          </Select>
-          <Select id="f-kind" name="kind" label={m.filters.kind} value={filter.kind} any={m.filters.any}>
-            <option value="gift">{m.kinds.gift}</option>
-            <option value="gear">{m.kinds.gear}</option>
-          </Select>
-          <div>
-            <label htmlFor="f-game" className={labelClass}>
-              {m.filters.game}
-            </label>
-            <input
-              id="f-game"
-              name="game"
-              defaultValue={filter.game ?? ""}
-              placeholder={m.filters.gameHint}
-              aria-describedby="f-game-hint"
-              className={inputClass}
-            />
-            <p id="f-game-hint" className="sr-only">
-              {m.filters.gameHint}
-            </p>
-          </div>
-          <div>
-            <label htmlFor="f-from" className={labelClass}>
-              {m.filters.from}
-            </label>
-            <input id="f-from" name="from" type="date" defaultValue={filter.from ?? ""} className={inputClass} />
-          </div>
-          <div>
-            <label htmlFor="f-to" className={labelClass}>
-              {m.filters.to}
-            </label>
-            <input id="f-to" name="to" type="date" defaultValue={filter.to ?? ""} className={inputClass} />
-          </div>
-          <div>
-            <label htmlFor="f-campaign" className={labelClass}>
-              {m.filters.campaign}
-            </label>
-            <input id="f-campaign" name="campaign" defaultValue={filter.campaign ?? ""} className={inputClass} />
-          </div>
-          <div>
-            <label htmlFor="f-source" className={labelClass}>
-              {m.filters.source}
-            </label>
-            <input id="f-source" name="source" defaultValue={filter.source ?? ""} className={inputClass} />
-          </div>
-          <div>
-            <label htmlFor="f-sort" className={labelClass}>
-              {m.filters.sort}
-            </label>
-            <select id="f-sort" name="sort" defaultValue={filter.sort ?? "created"} className={inputClass}>
-              {ADMIN_ORDER_SORTS.map((s) => (
+        <div>
+          <label htmlFor="f-q" className={labelClass}>
+            {m.filters.q}
+          </label>
+          <input id="f-q" name="q" type="search" defaultValue={filter.q ?? ""} aria-describedby="f-q-hint" className={inputClass} />
+          <p id="f-q-hint" className="mt-1 text-xs text-slate-400">
+            {m.filters.qHint}
+          </p>
+        </div>
+        <details open={advanced} className="group mt-3">
+          <summary className="inline-flex min-h-10 cursor-pointer items-center rounded-md text-sm font-semibold text-sky-300 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-400">
+            {m.filters.more}
+          </summary>
+          <div className="mt-2 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+            <Select id="f-state" name="state" label={m.filters.state} value={filter.state} any={m.filters.any}>
+              {INTENT_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {m.sorts[s]}
+                  {m.states[s]}
                 </option>
               ))}
-            </select>
+            </Select>
+            <Select id="f-delivery" name="delivery" label={m.filters.delivery} value={filter.delivery} any={m.filters.any}>
+              {DELIVERY_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {m.deliveryStatuses[s]}
+                </option>
+              ))}
+              <option value="none">{m.filters.noDelivery}</option>
+            </Select>
+            <Select id="f-kind" name="kind" label={m.filters.kind} value={filter.kind} any={m.filters.any}>
+              <option value="gift">{m.kinds.gift}</option>
+              <option value="gear">{m.kinds.gear}</option>
+            </Select>
+            <div>
+              <label htmlFor="f-game" className={labelClass}>
+                {m.filters.game}
+              </label>
+              <input
+                id="f-game"
+                name="game"
+                defaultValue={filter.game ?? ""}
+                placeholder={m.filters.gameHint}
+                aria-describedby="f-game-hint"
+                className={inputClass}
+              />
+              <p id="f-game-hint" className="sr-only">
+                {m.filters.gameHint}
+              </p>
+            </div>
+            <div>
+              <label htmlFor="f-from" className={labelClass}>
+                {m.filters.from}
+              </label>
+              <input id="f-from" name="from" type="date" defaultValue={filter.from ?? ""} className={inputClass} />
+            </div>
+            <div>
+              <label htmlFor="f-to" className={labelClass}>
+                {m.filters.to}
+              </label>
+              <input id="f-to" name="to" type="date" defaultValue={filter.to ?? ""} className={inputClass} />
+            </div>
+            <div>
+              <label htmlFor="f-campaign" className={labelClass}>
+                {m.filters.campaign}
+              </label>
+              <input id="f-campaign" name="campaign" defaultValue={filter.campaign ?? ""} className={inputClass} />
+            </div>
+            <div>
+              <label htmlFor="f-source" className={labelClass}>
+                {m.filters.source}
+              </label>
+              <input id="f-source" name="source" defaultValue={filter.source ?? ""} className={inputClass} />
+            </div>
+            <div>
+              <label htmlFor="f-sort" className={labelClass}>
+                {m.filters.sort}
+              </label>
+              <select id="f-sort" name="sort" defaultValue={filter.sort ?? "created"} className={inputClass}>
+                {ADMIN_ORDER_SORTS.map((s) => (
+                  <option key={s} value={s}>
+                    {m.sorts[s]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="f-dir" className={labelClass}>
+                {m.filters.dir}
+              </label>
+              <select id="f-dir" name="dir" defaultValue={filter.dir ?? "desc"} className={inputClass}>
+                <option value="desc">{m.dirs.desc}</option>
+                <option value="asc">{m.dirs.asc}</option>
+              </select>
+            </div>
           </div>
-          <div>
-            <label htmlFor="f-dir" className={labelClass}>
-              {m.filters.dir}
-            </label>
-            <select id="f-dir" name="dir" defaultValue={filter.dir ?? "desc"} className={inputClass}>
-              <option value="desc">{m.dirs.desc}</option>
-              <option value="asc">{m.dirs.asc}</option>
-            </select>
-          </div>
-        </div>
+        </details>
         <div className="mt-4 flex flex-wrap gap-3">
           <button type="submit" className={primaryButtonClass}>
             {m.filters.apply}
@@ -163,7 +170,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         <p className="rounded-lg border border-slate-800 p-6 text-center text-slate-300">{m.empty}</p>
       ) : (
         <div className={tableWrapClass} tabIndex={0} role="region" aria-label={format(m.caption, { page, pages: pageCount })}>
-          <table className={`${tableClass} min-w-[64rem]`}>
+          <table className={`${tableClass} min-w-[72rem]`}>
             <caption className="sr-only">{format(m.caption, { page, pages: pageCount })}</caption>
             <thead>
               <tr>
@@ -215,17 +222,17 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                     <LocalTime value={r.createdAt.toISOString()} />
                   </td>
                   <td className={tdClass}>{m.kinds[r.kind]}</td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} min-w-40`}>
                     <span className="block">{r.gameTitle}</span>
                     {r.itemTitle && r.itemTitle !== r.gameTitle ? (
                       <span className="block text-xs text-slate-400">{r.itemTitle}</span>
                     ) : null}
                   </td>
-                  <td className={`${tdClass} max-w-48 font-mono text-xs break-all`}>
+                  <td className={`${tdClass} font-mono text-xs whitespace-nowrap`}>
                     {r.recipient ?? "—"}
                     {r.region ? <span className="ml-1 text-slate-400">({r.region})</span> : null}
                   </td>
-                  <td className={`${tdClass} max-w-56 break-all`}>{r.email}</td>
+                  <td className={`${tdClass} whitespace-nowrap`}>{r.email}</td>
                   <td className={`${tdClass} text-right whitespace-nowrap tabular-nums`}>{formatRub(r.paymentAmount, intl)}</td>
                   <td className={tdClass}>
                     <span className={badgeClass}>{m.states[r.status]}</span>

@@ -7,6 +7,7 @@ export const adminOrders = defineMessages({
     intro: "Все заказы магазина и партнёров. Фильтры, поиск, сортировка и страница — в адресе: ссылкой можно поделиться.",
     filters: {
       legend: "Фильтры",
+      more: "Фильтры и сортировка",
       q: "Поиск",
       qHint: "Номер заказа (или первые 8 знаков), e-mail (или его начало), ссылка-приглашение, SteamID64",
       state: "Состояние",
@@ -188,6 +189,7 @@ export const adminOrders = defineMessages({
     intro: "Every order of the store and its partners. Filters, search, sorting and the page live in the address: share it as a link.",
     filters: {
       legend: "Filters",
+      more: "Filters and sorting",
       q: "Search",
       qHint: "Order id (or its first 8 characters), e-mail (or its beginning), invite link, SteamID64",
       state: "State",
