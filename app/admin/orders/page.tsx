@@ -38,7 +38,9 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
   const intl = locale === "ru" ? "ru-RU" : "en-US";
   const pageOf = format(m.pager.pageOf, { page, pages: pageCount });
   // The filters beyond search fold away (a long form on a phone) unless one of them is in use.
-  const advanced = Object.entries(kept).some(([k, v]) => v && k !== "q");
+  const advanced = Object.entries(kept).some(
+    ([k, v]) => v && k !== "q" && !(k === "sort" && v === "created") && !(k === "dir" && v === "desc"),
+  );
 
   return (
     <main id="main" className="space-y-4">
@@ -170,7 +172,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         <p className="rounded-lg border border-slate-800 p-6 text-center text-slate-300">{m.empty}</p>
       ) : (
         <div className={tableWrapClass} tabIndex={0} role="region" aria-label={format(m.caption, { page, pages: pageCount })}>
-          <table className={`${tableClass} min-w-[72rem]`}>
+          <table className={`${tableClass} min-w-[60rem]`}>
             <caption className="sr-only">{format(m.caption, { page, pages: pageCount })}</caption>
             <thead>
               <tr>
@@ -222,7 +224,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                     <LocalTime value={r.createdAt.toISOString()} />
                   </td>
                   <td className={tdClass}>{m.kinds[r.kind]}</td>
-                  <td className={`${tdClass} min-w-40`}>
+                  <td className={`${tdClass} min-w-32`}>
                     <span className="block">{r.gameTitle}</span>
                     {r.itemTitle && r.itemTitle !== r.gameTitle ? (
                       <span className="block text-xs text-slate-400">{r.itemTitle}</span>
@@ -232,7 +234,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                     {r.recipient ?? "—"}
                     {r.region ? <span className="ml-1 text-slate-400">({r.region})</span> : null}
                   </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>{r.email}</td>
+                  <td className={`${tdClass} min-w-52 [overflow-wrap:anywhere]`}>{r.email}</td>
                   <td className={`${tdClass} text-right whitespace-nowrap tabular-nums`}>{formatRub(r.paymentAmount, intl)}</td>
                   <td className={tdClass}>
                     <span className={badgeClass}>{m.states[r.status]}</span>
