@@ -183,9 +183,6 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   {m.columns.created}
                 </th>
                 <th scope="col" className={thClass}>
-                  {m.columns.kind}
-                </th>
-                <th scope="col" className={thClass}>
                   {m.columns.item}
                 </th>
                 <th scope="col" className={thClass}>
@@ -223,8 +220,8 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   <td className={`${tdClass} whitespace-nowrap`}>
                     <LocalTime value={r.createdAt.toISOString()} />
                   </td>
-                  <td className={tdClass}>{m.kinds[r.kind]}</td>
                   <td className={`${tdClass} min-w-32`}>
+                    <span className="block text-xs text-slate-400">{m.kinds[r.kind]}</span>
                     <span className="block">{r.gameTitle}</span>
                     {r.itemTitle && r.itemTitle !== r.gameTitle ? (
                       <span className="block text-xs text-slate-400">{r.itemTitle}</span>
@@ -232,7 +229,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   </td>
                   <td className={`${tdClass} font-mono text-xs whitespace-nowrap`}>
                     {r.recipient ?? "—"}
-                    {r.region ? <span className="ml-1 text-slate-400">({r.region})</span> : null}
+                    {r.region ? <span className="block text-slate-400">{r.region}</span> : null}
                   </td>
                   <td className={`${tdClass} min-w-52 [overflow-wrap:anywhere]`}>{r.email}</td>
                   <td className={`${tdClass} text-right whitespace-nowrap tabular-nums`}>{formatRub(r.paymentAmount, intl)}</td>
