@@ -32,7 +32,7 @@ export async function createStaff(role: StaffRole, label: string = role): Promis
 /** Signs in through the sign-in page and lands on `returnTo`. The page's language decides the labels. */
 export async function signInAsStaff(page: Page, account: StaffAccount, returnTo = "/admin"): Promise<void> {
   await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
-  await page.getByLabel(/^(E-mail)$/).fill(account.email);
+  await page.getByLabel(/^(E-mail|Эл\. почта)$/).fill(account.email);
   await page.getByLabel(/^(Пароль|Password)$/).fill(account.password);
   await page.getByRole("button", { name: /^(Войти|Sign in)$/ }).click();
   await expect(page).toHaveURL(new RegExp(`${returnTo.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));

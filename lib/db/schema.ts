@@ -388,6 +388,24 @@ export const intents = pgTable(
       .on(t.gearItemId, t.expiresAt)
       .where(sql`status = 'requires_payment'`),
     index("intents_token_idx").on(t.tokenId, t.createdAt),
+    // The back office's order list (lib/services/admin-orders.ts): newest first, and each search and
+    // filter that would otherwise read every intent.
+    index("intents_created_idx").on(t.createdAt, t.id),
+    index("intents_status_created_idx").on(t.status, t.createdAt),
+    // text_pattern_ops: serves an e-mail's prefix (LIKE 'anna@%') as well as the whole address.
+    index("intents_email_idx").on(sql`lower(${t.email}) text_pattern_ops`),
+    index("intents_recipient_steam_id_idx")
+      .on(t.recipientSteamId)
+      .where(sql`recipient_steam_id IS NOT NULL`),
+    index("intents_account_idx")
+      .on(t.account)
+      .where(sql`account IS NOT NULL`),
+    index("intents_invite_url_idx")
+      .on(t.inviteUrl)
+      .where(sql`invite_url IS NOT NULL`),
+    index("intents_utm_campaign_idx").on(sql`(${t.attribution} ->> 'utm_campaign')`),
+    index("intents_utm_source_idx").on(sql`(${t.attribution} ->> 'utm_source')`),
+    index("intents_app_created_idx").on(t.appId, t.createdAt),
     check(
       "intents_kind_shape",
       sql`(${t.kind} = 'gift' AND ${t.packageId} IS NOT NULL AND ${t.gearItemId} IS NULL AND ${t.giftRegion} IS NOT NULL AND ${t.inviteUrl} IS NOT NULL)
@@ -483,6 +501,8 @@ export const deliveries = pgTable(
   },
   (t) => [
     uniqueIndex("deliveries_intent_key").on(t.intentId),
+    // The order list's delivery-status filter.
+    index("deliveries_status_idx").on(t.status, t.intentId),
     index("deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status IN ('created', 'pending', 'retrying')`),
@@ -609,6 +629,10 @@ export const webhookDeliveries = pgTable(
       .on(t.intentId, t.eventType, sql`coalesce(endpoint_id, '00000000-0000-0000-0000-000000000000'::uuid)`)
       .where(sql`intent_id IS NOT NULL AND resend_of IS NULL`),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    // An order's callbacks in the back office, resends included (the unique key above leaves them out).
+    index("webhook_deliveries_intent_idx")
+      .on(t.intentId, t.createdAt)
+      .where(sql`intent_id IS NOT NULL`),
     check("webhook_deliveries_attempts", sql`${t.attemptCount} >= 0`),
     check("webhook_deliveries_status_known", sql`${t.status} IN ('pending', 'delivered', 'stopped', 'failed')`),
     check("webhook_deliveries_test_has_endpoint", sql`${t.intentId} IS NOT NULL OR ${t.endpointId} IS NOT NULL`),

@@ -7,6 +7,7 @@ import { canTransition, type IntentStatus, type RefundReason } from "@/lib/inten
 import { paymentProvider } from "@/lib/payments";
 import type { PaymentProvider } from "@/lib/payments/provider";
 import { isUuid } from "@/lib/schemas/common";
+import { recordAudit, type Actor } from "./audit";
 import { stopOpenDelivery } from "./delivery";
 import type { PublicIntent } from "@/lib/schemas/intents";
 import { getIntentForOwner, markIntentRefunded, type IntentView } from "./intent-lifecycle";
@@ -22,7 +23,14 @@ import type { AuthToken } from "./tokens";
 export async function refundIntent(
   db: DbExecutor,
   intentId: string,
-  refund: { reason: RefundReason; note?: string; origin: string; actor?: string },
+  refund: {
+    reason: RefundReason;
+    note?: string;
+    origin: string;
+    actor?: string;
+    /** A staff member's refund from the back office: its audit entry commits with the refund. */
+    audit?: Actor;
+  },
   provider: PaymentProvider = paymentProvider(),
 ): Promise<IntentView> {
   if (!isUuid(intentId)) throw new DomainError("intent_not_found", { intentId: intentId.slice(0, 64) }, "intentId");
@@ -39,7 +47,19 @@ export async function refundIntent(
     }
     const { providerRefundId } = await provider.refund({ intentId, providerPaymentId: locked.providerPaymentId, amount: locked.amount });
     if (current === "paid") await stopOpenDelivery(tx, intentId, refund.actor);
-    return markIntentRefunded(tx, intentId, { ...refund, providerRefundId });
+    const { audit, ...move } = refund;
+    const view = await markIntentRefunded(tx, intentId, { ...move, providerRefundId });
+    if (audit) {
+      await recordAudit(tx, audit, {
+        action: "order.refund",
+        targetType: "intent",
+        targetId: intentId,
+        before: { status: current, paymentAmount: locked.amount },
+        after: { status: view.status, refundReason: view.refundReason, providerRefundId },
+        note: refund.note ?? null,
+      });
+    }
+    return view;
   });
 }
 
