@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/lib/db/client";
 import { deliveries, games, gearItems, intents, packages, users } from "@/lib/db/schema";
 import type { DeliveryStatus, DeliveryStep } from "@/lib/intents/states";
+import { isUuid } from "@/lib/schemas/common";
 import { inviteRecipient } from "@/lib/steam";
 
 // The fulfilment queue (/admin/queue): paid orders that people deliver by hand, oldest payment
@@ -20,6 +21,8 @@ export interface QueueFilter {
   view?: QueueView;
   /** The viewer, for `mine`. */
   viewerId: string;
+  /** An order id, or part of the buyer's e-mail. */
+  search?: string;
   page?: number;
   pageSize?: number;
 }
@@ -56,8 +59,10 @@ export interface QueueEntry {
   tradeLink: string | null;
 }
 
-function whereFor(view: QueueView, viewerId: string): SQL {
+function whereFor(view: QueueView, viewerId: string, search: string | undefined): SQL {
   const base = [inArray(deliveries.status, OPEN), eq(intents.status, "paid")];
+  if (search)
+    base.push(isUuid(search) ? eq(intents.id, search) : sql`${intents.email} ILIKE ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
   if (view === "retrying") return and(...base, ne(deliveries.provider, "manual"), eq(deliveries.status, "retrying"))!;
   base.push(eq(deliveries.provider, "manual"));
   if (view === "mine") base.push(eq(deliveries.assignedTo, viewerId));
@@ -70,7 +75,7 @@ export async function listFulfilmentQueue(db: Database, filter: QueueFilter): Pr
   const view = filter.view ?? "manual";
   const pageSize = Math.min(Math.max(filter.pageSize ?? 25, 1), 100);
   const page = Math.max(filter.page ?? 1, 1);
-  const where = whereFor(view, filter.viewerId);
+  const where = whereFor(view, filter.viewerId, filter.search?.trim() || undefined);
   const [rows, [counted]] = await Promise.all([
     db
       .select({

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { LocalTime } from "@/components/account/local-time";
-import { cardClass, linkClass } from "@/components/account/styles";
+import { cardClass, inputClass, labelClass, linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/account/styles";
 import { DeliveryActions } from "@/components/admin/delivery-actions";
 import { AdminHeading, badgeClass, Pager, param, type AdminSearchParams } from "@/components/admin/ui";
 import { can } from "@/lib/admin/permissions";
@@ -39,8 +39,9 @@ export default async function QueuePage({ searchParams }: { searchParams: AdminS
   const m = t.adminPartners.queue;
   const requested = param(sp, "view");
   const view: QueueView = QUEUE_VIEWS.find((v) => v === requested) ?? "manual";
+  const search = param(sp, "q")?.trim().slice(0, 200);
   const page = Math.max(1, Number.parseInt(param(sp, "page") ?? "1", 10) || 1);
-  const { entries, total } = await listFulfilmentQueue(getDb(), { view, viewerId: staff.user.id, page, pageSize: PAGE_SIZE });
+  const { entries, total } = await listFulfilmentQueue(getDb(), { view, viewerId: staff.user.id, search, page, pageSize: PAGE_SIZE });
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const empty = view === "mine" ? m.emptyMine : view === "retrying" ? m.emptyRetrying : m.empty;
 
@@ -66,9 +67,24 @@ export default async function QueuePage({ searchParams }: { searchParams: AdminS
           ))}
         </ul>
       </nav>
-      <p className="text-sm text-slate-300" aria-live="polite">
-        {plural(locale, total, m.count)}
-      </p>
+      <form method="get" action="/admin/queue" role="search" className="flex flex-wrap items-end gap-2">
+        {view === "manual" ? null : <input type="hidden" name="view" value={view} />}
+        <div className="min-w-56 flex-1 sm:max-w-sm">
+          <label htmlFor="queue-search" className={labelClass}>
+            {m.search}
+          </label>
+          <input id="queue-search" name="q" type="search" defaultValue={search ?? ""} className={`${inputClass} mt-1`} />
+        </div>
+        <button type="submit" className={primaryButtonClass}>
+          {m.apply}
+        </button>
+        {search ? (
+          <Link href={view === "manual" ? "/admin/queue" : `/admin/queue?view=${view}`} className={secondaryButtonClass}>
+            {m.reset}
+          </Link>
+        ) : null}
+      </form>
+      <p className="text-sm text-slate-300">{plural(locale, total, m.count)}</p>
       {entries.length === 0 ? (
         <p className={`${cardClass} text-slate-300`}>{empty}</p>
       ) : (
@@ -83,7 +99,7 @@ export default async function QueuePage({ searchParams }: { searchParams: AdminS
       {pageCount > 1 ? (
         <Pager
           path="/admin/queue"
-          params={{ view: view === "manual" ? undefined : view }}
+          params={{ view: view === "manual" ? undefined : view, q: search }}
           page={page}
           pageCount={pageCount}
           labels={{

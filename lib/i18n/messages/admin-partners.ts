@@ -8,6 +8,9 @@ export const adminPartners = defineMessages({
       intro:
         "Оплаченные заказы, которые отправляют вручную: сверху те, что ждут дольше всех. Возьмите заказ в работу — тогда никто другой его не отправит.",
       viewsLabel: "Какие заказы показать",
+      search: "Номер заказа или e-mail покупателя",
+      apply: "Найти",
+      reset: "Сбросить",
       views: {
         manual: "Все ждущие",
         mine: "Мои",
@@ -167,6 +170,9 @@ export const adminPartners = defineMessages({
       intro:
         "Paid orders that people send by hand, the longest-waiting first. Take an order before you work on it, so nobody else sends it too.",
       viewsLabel: "Which orders to show",
+      search: "Order id or buyer's e-mail",
+      apply: "Search",
+      reset: "Reset",
       views: {
         manual: "All waiting",
         mine: "Mine",
