@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { createStaff, signInAsStaff } from "../admin-support";
 import { expect, expectAccessible, screenshot, test, type DbQuery } from "../fixtures";
@@ -178,6 +179,12 @@ test("support reads the outgoing mail the store kept @phone", async ({ page, req
   await expect(page.getByRole("heading", { level: 2, name: "Текстовая версия" })).toBeVisible();
   await expect(page.locator("pre")).toContainText(intentId);
   await expect(page.getByRole("link", { name: intentId })).toHaveAttribute("href", `/admin/orders/${intentId}`);
-  await expectAccessible(page, "a message");
+  // axe cannot run inside the sandboxed frame (scripts are off there, on purpose): the page around it is checked.
+  const axe = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .options({ iframes: false })
+    .exclude("iframe")
+    .analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   await screenshot(page, "admin-mail-message");
 });
