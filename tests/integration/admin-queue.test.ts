@@ -132,6 +132,16 @@ describe("the queue's listing", () => {
     expect([...page1.entries, ...page2.entries].map((e) => e.deliveryId)).toEqual(all.entries.slice(0, 4).map((e) => e.deliveryId));
   });
 
+  it("finds an order by its id or the buyer's e-mail", async () => {
+    const gear = await paidGear();
+    const byId = await listFulfilmentQueue(t.db, { viewerId: staff[0]!.userId!, search: gear.intentId });
+    expect(byId.entries.map((e) => e.intentId)).toEqual([gear.intentId]);
+    const byEmail = await listFulfilmentQueue(t.db, { viewerId: staff[0]!.userId!, search: "QUEUE-GEAR@", pageSize: 100 });
+    expect(byEmail.entries.map((e) => e.intentId)).toContain(gear.intentId);
+    expect(byEmail.entries.every((e) => e.email === "queue-gear@example.com")).toBe(true);
+    expect((await listFulfilmentQueue(t.db, { viewerId: staff[0]!.userId!, search: "%" })).total).toBe(0);
+  });
+
   it("shows who took an order; mine and not-taken split the queue; delivered orders leave it", async () => {
     const { intentId, deliveryId } = await paidGift();
     await takeDelivery(t.db, deliveryId, staff[3]!);
