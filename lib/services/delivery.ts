@@ -9,6 +9,7 @@ import { DomainError } from "@/lib/errors";
 import type { DeliveryFailure, DeliveryStatus, DeliveryStep } from "@/lib/intents/states";
 import { log } from "@/lib/log";
 import { parseRetrySchedule } from "@/lib/webhooks/schedule";
+import { recordAudit, type Actor } from "./audit";
 import { fulfilIntent, recordDeliveryFailed } from "./intent-lifecycle";
 import { refundIntent } from "./refunds";
 
@@ -246,6 +247,7 @@ async function lockOpenDelivery(tx: Transaction, deliveryId: string) {
       intentId: deliveries.intentId,
       status: deliveries.status,
       attempt: deliveries.attemptCount,
+      step: deliveries.step,
       assignedTo: deliveries.assignedTo,
     })
     .from(deliveries)
@@ -256,22 +258,68 @@ async function lockOpenDelivery(tx: Transaction, deliveryId: string) {
   return row;
 }
 
-async function staffEmail(tx: DbExecutor, staffId: string): Promise<string> {
-  const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, staffId));
-  return row?.email ?? staffId;
+/**
+ * The person working a delivery, as the audit log names them. A bare user id (scripts, older
+ * callers) is looked up for its e-mail, which the timeline shows as the actor.
+ */
+async function resolveWorker(tx: DbExecutor, by: Actor | string): Promise<{ userId: string; actor: Actor }> {
+  if (typeof by !== "string") {
+    if (!by.userId) throw new Error("a manual delivery is worked by a person, not the CLI");
+    return { userId: by.userId, actor: by };
+  }
+  const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, by));
+  return { userId: by, actor: { userId: by, label: row?.email ?? by } };
 }
 
-/** Takes an open delivery for one person, so two never work one order; taking it again is a no-op for its holder. */
-export function takeDelivery(db: Database, deliveryId: string, staffId: string): Promise<void> {
+/**
+ * Takes an open delivery for one person, so two never work one order: the row lock makes the
+ * second of two simultaneous takers see the first's name (409 delivery_taken). Taking it again
+ * is a no-op for its holder.
+ */
+export function takeDelivery(db: Database, deliveryId: string, by: Actor | string): Promise<void> {
   return db.transaction(async (tx) => {
     const row = await lockOpenDelivery(tx, deliveryId);
-    if (row.assignedTo === staffId) return;
+    const { userId, actor } = await resolveWorker(tx, by);
+    if (row.assignedTo === userId) return;
     if (row.assignedTo) throw new DomainError("delivery_taken", { deliveryId });
     await tx
       .update(deliveries)
-      .set({ assignedTo: staffId, assignedAt: sql`now()`, updatedAt: sql`now()`, step: "taken" })
+      .set({ assignedTo: userId, assignedAt: sql`now()`, updatedAt: sql`now()`, step: "taken" })
       .where(eq(deliveries.id, deliveryId));
-    await recordStep(tx, row.intentId, "taken", null, await staffEmail(tx, staffId));
+    await recordStep(tx, row.intentId, "taken", null, actor.label);
+    await recordAudit(tx, actor, {
+      action: "delivery.take",
+      targetType: "intent",
+      targetId: row.intentId,
+      before: { deliveryId, assignedTo: null, step: row.step },
+      after: { deliveryId, assignedTo: actor.label, step: "taken" },
+    });
+  });
+}
+
+/**
+ * The holder gives a taken delivery back to the queue (a shift ends, they cannot reach the
+ * recipient): anyone may take it then. A step already sent stays; only "taken" goes back to queued.
+ */
+export function releaseDelivery(db: Database, deliveryId: string, by: Actor | string): Promise<void> {
+  return db.transaction(async (tx) => {
+    const row = await lockOpenDelivery(tx, deliveryId);
+    const { userId, actor } = await resolveWorker(tx, by);
+    if (row.assignedTo !== userId) throw new DomainError("delivery_not_taken", { deliveryId });
+    const step = row.step === "taken" ? "queued" : row.step;
+    await tx
+      .update(deliveries)
+      .set({ assignedTo: null, assignedAt: null, updatedAt: sql`now()`, step })
+      .where(eq(deliveries.id, deliveryId));
+    // The shopper reads it as queued for a person again, as when the order was paid.
+    if (step !== row.step) await recordStep(tx, row.intentId, "queued", "manual", actor.label);
+    await recordAudit(tx, actor, {
+      action: "delivery.release",
+      targetType: "intent",
+      targetId: row.intentId,
+      before: { deliveryId, assignedTo: actor.label, step: row.step },
+      after: { deliveryId, assignedTo: null, step },
+    });
   });
 }
 
@@ -284,14 +332,15 @@ export type ManualOutcome =
 export function reportManualDelivery(
   db: Database,
   deliveryId: string,
-  staffId: string,
+  by: Actor | string,
   report: ManualOutcome,
   origin: string,
 ): Promise<void> {
   return db.transaction(async (tx) => {
     const row = await lockOpenDelivery(tx, deliveryId);
-    if (row.assignedTo !== staffId) throw new DomainError("delivery_not_taken", { deliveryId });
-    const how = { startedAt: new Date(), actor: await staffEmail(tx, staffId), origin };
+    const { userId, actor } = await resolveWorker(tx, by);
+    if (row.assignedTo !== userId) throw new DomainError("delivery_not_taken", { deliveryId });
+    const how = { startedAt: new Date(), actor: actor.label, origin };
     const progress: DeliveryProgress =
       report.outcome === "sent"
         ? { outcome: "progress", step: report.step, checkAgainInMs: 0 }
@@ -299,17 +348,49 @@ export function reportManualDelivery(
           ? { outcome: "delivered" }
           : { outcome: "failed", reason: report.reason, retryable: false };
     await applyProgress(tx, { id: row.id, intentId: row.intentId, attempt: row.attempt }, progress, how);
+    const [after] = await tx
+      .select({ status: deliveries.status, step: deliveries.step, failureReason: deliveries.failureReason })
+      .from(deliveries)
+      .where(eq(deliveries.id, deliveryId));
+    await recordAudit(tx, actor, {
+      action: "delivery.report",
+      targetType: "intent",
+      targetId: row.intentId,
+      before: { deliveryId, status: row.status, step: row.step },
+      after: { deliveryId, ...after },
+      note: report.outcome === "failed" ? report.reason : report.outcome === "sent" ? report.step : "delivered",
+    });
   });
 }
 
 /** Try a retrying (or stuck) automatic delivery now instead of at its scheduled time. */
-export async function retryDeliveryNow(db: Database, deliveryId: string): Promise<void> {
-  const updated = await db
-    .update(deliveries)
-    .set({ nextAttemptAt: sql`now()`, lockedUntil: null, updatedAt: sql`now()` })
-    .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, OPEN), sql`${deliveries.provider} <> 'manual'`))
-    .returning({ id: deliveries.id });
-  if (updated.length === 0) throw new DomainError("delivery_closed", { deliveryId, status: "not retryable" });
+export function retryDeliveryNow(db: Database, deliveryId: string, actor: Actor): Promise<void> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        intentId: deliveries.intentId,
+        status: deliveries.status,
+        provider: deliveries.provider,
+        nextAttemptAt: deliveries.nextAttemptAt,
+      })
+      .from(deliveries)
+      .where(eq(deliveries.id, deliveryId))
+      .for("update");
+    if (!row) throw new DomainError("delivery_not_found", { deliveryId });
+    if (!OPEN.includes(row.status) || row.provider === "manual")
+      throw new DomainError("delivery_closed", { deliveryId, status: row.provider === "manual" ? "manual" : row.status });
+    await tx
+      .update(deliveries)
+      .set({ nextAttemptAt: sql`now()`, lockedUntil: null, updatedAt: sql`now()` })
+      .where(eq(deliveries.id, deliveryId));
+    await recordAudit(tx, actor, {
+      action: "delivery.retry",
+      targetType: "intent",
+      targetId: row.intentId,
+      before: { deliveryId, status: row.status, nextAttemptAt: row.nextAttemptAt },
+      after: { deliveryId, status: row.status, nextAttemptAt: "now" },
+    });
+  });
 }
 
 /** A refund before delivery stops the delivery: nothing is sent for money that went back. */

@@ -252,7 +252,7 @@ export async function issueStorefrontToken(db: Database, userId: string | null):
 }
 
 /** Revokes by id or by display prefix; returns how many tokens were revoked (0 or 1). */
-export async function revokeApiToken(db: Database, idOrPrefix: string, userId?: string): Promise<number> {
+export async function revokeApiToken(db: DbExecutor, idOrPrefix: string, userId?: string): Promise<number> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
   const match = isUuid ? or(eq(apiTokens.id, idOrPrefix), eq(apiTokens.prefix, idOrPrefix)) : eq(apiTokens.prefix, idOrPrefix);
   const candidates = await db
