@@ -328,6 +328,7 @@ export async function getAdminOrder(db: DbExecutor, intentId: string) {
         failureReason: deliveries.failureReason,
         attemptCount: deliveries.attemptCount,
         nextAttemptAt: deliveries.nextAttemptAt,
+        assignedTo: deliveries.assignedTo,
         assignedAt: deliveries.assignedAt,
         finishedAt: deliveries.finishedAt,
       },

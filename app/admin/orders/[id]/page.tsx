@@ -4,6 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LocalTime } from "@/components/account/local-time";
 import { cardClass, linkClass } from "@/components/account/styles";
+import { DeliveryActions } from "@/components/admin/delivery-actions";
 import { AdminHeading, badgeClass } from "@/components/admin/ui";
 import { can } from "@/lib/admin/permissions";
 import { requirePermission } from "@/lib/admin/session";
@@ -191,7 +192,21 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         ) : (
           <p className="mt-2 text-sm text-slate-300">{o.noDelivery}</p>
         )}
-        {/* delivery actions: components/admin/delivery-actions.tsx, wired at merge */}
+        {delivery ? (
+          <div className="mt-4">
+            <DeliveryActions
+              deliveryId={delivery.id}
+              status={delivery.status}
+              step={delivery.step}
+              provider={delivery.provider}
+              kind={intent.kind}
+              assignedTo={delivery.assignedTo}
+              assigneeEmail={order.assigneeEmail}
+              viewerId={staff.user.id}
+              canFulfil={can(staff.role, "orders:fulfil")}
+            />
+          </div>
+        ) : null}
       </section>
 
       <section aria-labelledby="actions" className={cardClass}>
