@@ -16,6 +16,7 @@ import {
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
+import { regionName } from "@/lib/i18n/regions";
 import { getMessages } from "@/lib/i18n/server";
 import { DELIVERY_STATUSES, INTENT_STATUSES } from "@/lib/intents/states";
 import { formatRub } from "@/lib/money";
@@ -229,7 +230,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   </td>
                   <td className={`${tdClass} font-mono text-xs whitespace-nowrap`}>
                     {r.recipient ?? "—"}
-                    {r.region ? <span className="block text-slate-400">{r.region}</span> : null}
+                    {r.region ? <span className="block text-slate-400">{regionName(r.region, locale)}</span> : null}
                   </td>
                   <td className={`${tdClass} min-w-52 [overflow-wrap:anywhere]`}>{r.email}</td>
                   <td className={`${tdClass} text-right whitespace-nowrap tabular-nums`}>{formatRub(r.paymentAmount, intl)}</td>

@@ -11,6 +11,7 @@ import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
 import { intlLocale } from "@/lib/i18n/config";
+import { regionName } from "@/lib/i18n/regions";
 import { getMessages } from "@/lib/i18n/server";
 import { formatRub } from "@/lib/money";
 import { dueMailKinds, getAdminOrder, getAdminOrderTimeline, type AdminTimelineItem } from "@/lib/services/admin-orders";
@@ -82,7 +83,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
               <Row label={o.recipientSteamId}>
                 <span className="font-mono">{intent.recipientSteamId ?? o.notDecoded}</span>
               </Row>
-              <Row label={o.region}>{intent.giftRegion}</Row>
+              <Row label={o.region}>{intent.giftRegion ? `${regionName(intent.giftRegion, locale)} (${intent.giftRegion})` : "—"}</Row>
             </>
           ) : (
             <>
@@ -177,9 +178,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         {delivery ? (
           <div className="mt-3 grid gap-x-6 gap-y-2 text-sm lg:grid-cols-2">
             <Row label={o.deliveryStatus}>{m.deliveryStatuses[delivery.status]}</Row>
-            <Row label={o.deliveryStep}>
-              <span className="font-mono">{delivery.step}</span>
-            </Row>
+            <Row label={o.deliveryStep}>{t.adminPartners.actions.steps[delivery.step]}</Row>
             <Row label={o.deliveryProvider}>{delivery.provider}</Row>
             <Row label={o.deliveryAttempts}>{delivery.attemptCount}</Row>
             <Row label={o.assignedTo}>{order.assigneeEmail ?? o.nobody}</Row>
