@@ -30,9 +30,14 @@ export async function reserveGear(
   const [item] = await db
     .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price })
     .from(gearItems)
+    .innerJoin(games, and(eq(games.appId, gearItems.platformAppId), eq(games.hidden, false)))
     .where(and(eq(gearItems.platformAppId, input.platform), eq(gearItems.item, input.item)));
   if (!item) {
-    const [platform] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, input.platform));
+    // A game staff hid sells no gear: its platform answers as one the store does not have.
+    const [platform] = await db
+      .select({ appId: games.appId })
+      .from(games)
+      .where(and(eq(games.appId, input.platform), eq(games.hidden, false)));
     throw platform
       ? new DomainError("item_not_found", { platform: input.platform, item: input.item }, "item")
       : new DomainError("platform_not_found", { platform: input.platform }, "platform");
@@ -72,7 +77,8 @@ export async function reserveGear(
 }
 
 export async function listGearItems(db: Database, query: GearItemsQuery): Promise<GearItemsResponse> {
-  const filter = query.platform === undefined ? undefined : eq(gearItems.platformAppId, query.platform);
+  const shown = sql`NOT EXISTS (SELECT 1 FROM games h WHERE h.app_id = ${gearItems.platformAppId} AND h.hidden)`;
+  const filter = query.platform === undefined ? shown : and(eq(gearItems.platformAppId, query.platform), shown);
   const [rows, [total]] = await Promise.all([
     db
       .select({
@@ -107,7 +113,7 @@ export async function listGearPlatforms(db: Database): Promise<{ platform: strin
   const rows = await db
     .selectDistinct({ appId: games.appId, title: games.title })
     .from(gearItems)
-    .innerJoin(games, eq(games.appId, gearItems.platformAppId))
+    .innerJoin(games, and(eq(games.appId, gearItems.platformAppId), eq(games.hidden, false)))
     .orderBy(games.title, games.appId);
   return rows.map((r) => ({ platform: String(r.appId), title: r.title }));
 }

@@ -33,7 +33,7 @@ export async function verifyGift(
         FROM games g
         LEFT JOIN packages p ON p.app_id = g.app_id
           AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
-        WHERE g.app_id = ${appId}`,
+        WHERE g.app_id = ${appId} AND NOT g.hidden`,
   );
   const game = rows[0];
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
