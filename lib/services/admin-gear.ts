@@ -26,6 +26,8 @@ export interface GearStockRow {
 
 export interface GearStockFilter {
   platform?: number;
+  /** Part of the item's key or title. */
+  q?: string;
   page: number;
   pageSize: number;
 }
@@ -48,7 +50,13 @@ const liveReservations = (itemId: SQL) =>
 
 /** Items by platform, paged in the database, each with its held and sold units (both through partial indexes). */
 export async function listGearStock(db: Database, filter: GearStockFilter): Promise<{ items: GearStockRow[]; total: number }> {
-  const where = filter.platform === undefined ? sql`` : sql`WHERE gi.platform_app_id = ${filter.platform}`;
+  const conditions: SQL[] = [];
+  if (filter.platform !== undefined) conditions.push(sql`gi.platform_app_id = ${filter.platform}`);
+  if (filter.q) {
+    const like = `%${filter.q.replace(/[\\%_]/g, "\\$&")}%`;
+    conditions.push(sql`(gi.item ILIKE ${like} OR gi.title ILIKE ${like})`);
+  }
+  const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
   const [page, count] = await Promise.all([
     db.execute<StockRow>(sql`
       SELECT gi.id, gi.platform_app_id, g.title AS platform_title, gi.item, gi.title, gi.price, gi.stock,

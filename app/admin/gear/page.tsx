@@ -27,10 +27,11 @@ export default async function GearStockPage({ searchParams }: { searchParams: Ad
   const c = t.adminCatalog.common;
   const platformParam = param(params, "platform");
   const platform = platformParam && /^\d{1,9}$/.test(platformParam) ? Number(platformParam) : undefined;
+  const q = param(params, "q")?.slice(0, 100);
   const page = Math.max(1, Math.min(10_000, Number(param(params, "page")) || 1));
   const db = getDb();
   const [{ items, total }, platforms] = await Promise.all([
-    listGearStock(db, { platform, page, pageSize: PAGE_SIZE }),
+    listGearStock(db, { platform, q, page, pageSize: PAGE_SIZE }),
     listGearPlatformChoices(db),
   ]);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -53,10 +54,16 @@ export default async function GearStockPage({ searchParams }: { searchParams: Ad
             ))}
           </select>
         </div>
+        <div>
+          <label htmlFor="gear-q" className={labelClass}>
+            {m.search}
+          </label>
+          <input id="gear-q" name="q" type="search" defaultValue={q} className={`${inputClass} mt-1 w-56`} />
+        </div>
         <button type="submit" className={secondaryButtonClass}>
           {c.filter}
         </button>
-        {platform ? (
+        {platform || q ? (
           <Link href="/admin/gear" className={`${linkClass} min-h-10 content-center text-sm`}>
             {c.reset}
           </Link>
@@ -119,7 +126,7 @@ export default async function GearStockPage({ searchParams }: { searchParams: Ad
       )}
       <Pager
         path="/admin/gear"
-        params={{ platform: platform === undefined ? undefined : String(platform) }}
+        params={{ platform: platform === undefined ? undefined : String(platform), q }}
         page={page}
         pageCount={pages}
         labels={{ previous: c.previous, next: c.next, pageOf: format(c.pageOf, { page, pages }) }}
