@@ -1,11 +1,22 @@
 import path from "node:path";
-import { createStaff, signInAsStaff } from "../admin-support";
+import type { Page } from "@playwright/test";
+import { createStaff, type StaffAccount } from "../admin-support";
 import { expect, expectAccessible, screenshot, test } from "../fixtures";
 
 // The back office's promo codes, gear stock and catalog, as the staff who use them. Each test makes
 // its own code, item or game, so the specs running beside it (and the phone run) see nothing move.
 
 const UPLOAD = path.resolve(import.meta.dirname, "../../tests/fixtures/appdetails-admin-upload.json");
+// signInAsStaff (e2e/admin-support.ts) looks for the English "E-mail" label only; these specs run in
+// Russian, whose label is "Эл. почта".
+async function signInAsStaff(page: Page, account: StaffAccount, returnTo: string): Promise<void> {
+  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Эл. почта").fill(account.email);
+  await page.getByLabel("Пароль", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await expect(page).toHaveURL((url) => url.pathname === returnTo.split("?")[0]);
+}
+
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
 
 test("a marketer creates a promo code, sees a taken code refused on its field, and disables it @phone", async ({ page, dbQuery }) => {

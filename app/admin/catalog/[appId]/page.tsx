@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import { cardClass, linkClass } from "@/components/account/styles";
 import { ActionButton } from "@/components/admin/action-button";
 import { GameRegionsForm } from "@/components/admin/catalog-forms";
-import { AdminHeading, badgeClass, tableClass, tableWrapClass, tdClass, thClass } from "@/components/admin/ui";
+import { AdminHeading, badgeClass, tableWrapClass, tdClass, thClass } from "@/components/admin/ui";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { intlLocale } from "@/lib/i18n/config";
@@ -66,7 +66,8 @@ export default async function AdminGamePage({ params }: { params: Promise<{ appI
           <p className="mt-2 text-slate-300">{m.noVerdicts}</p>
         ) : (
           <div className={tableWrapClass}>
-            <table className={`${tableClass} min-w-[28rem]`}>
+            {/* Three short columns fit a phone: no min width, so no scrolling region without anything to focus. */}
+            <table className="w-full border-collapse text-left text-sm">
               <thead>
                 <tr>
                   <th scope="col" className={thClass}>
