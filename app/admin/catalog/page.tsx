@@ -119,7 +119,7 @@ export default async function AdminCatalogPage({ searchParams }: { searchParams:
                         {g.hidden ? m.hidden : m.shown}
                       </span>
                     </td>
-                    <td className={tdClass}>
+                    <td className={`${tdClass} min-w-[13rem]`}>
                       <div className="flex flex-wrap items-center gap-2">
                         <Link
                           href={`/admin/catalog/${g.appId}`}

@@ -115,7 +115,7 @@ export default async function GearStockPage({ searchParams }: { searchParams: Ad
                   <td className={`${tdClass} text-right font-semibold`}>{number.format(item.stock)}</td>
                   <td className={`${tdClass} text-right`}>{number.format(item.reserved)}</td>
                   <td className={`${tdClass} text-right`}>{number.format(item.sold)}</td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} min-w-[19rem]`}>
                     <StockAdjustForm itemId={item.id} title={item.title} action={adjustGearStockAction} />
                   </td>
                 </tr>
