@@ -4,17 +4,8 @@ import Link from "next/link";
 import { cardClass, inputClass, labelClass, linkClass, secondaryButtonClass } from "@/components/account/styles";
 import { ActionButton } from "@/components/admin/action-button";
 import { CatalogImport } from "@/components/admin/catalog-forms";
-import {
-  AdminHeading,
-  Pager,
-  badgeClass,
-  param,
-  tableClass,
-  tableWrapClass,
-  tdClass,
-  thClass,
-  type AdminSearchParams,
-} from "@/components/admin/ui";
+import { AdminHeading, Pager, param, tableClass, tableWrapClass, tdClass, thClass, type AdminSearchParams } from "@/components/admin/ui";
+import { toneBadge } from "@/components/admin/tone";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { intlLocale } from "@/lib/i18n/config";
@@ -115,9 +106,7 @@ export default async function AdminCatalogPage({ searchParams }: { searchParams:
                     </td>
                     <td className={`${tdClass} font-mono text-xs`}>{g.giftRegions.join(", ") || "—"}</td>
                     <td className={tdClass}>
-                      <span className={`${badgeClass} ${g.hidden ? "border-red-400 text-red-200" : "border-emerald-400 text-emerald-200"}`}>
-                        {g.hidden ? m.hidden : m.shown}
-                      </span>
+                      <span className={g.hidden ? toneBadge.bad : toneBadge.good}>{g.hidden ? m.hidden : m.shown}</span>
                     </td>
                     <td className={`${tdClass} min-w-[13rem]`}>
                       <div className="flex flex-wrap items-center gap-2">

@@ -4,17 +4,8 @@ import Link from "next/link";
 import { LocalTime } from "@/components/account/local-time";
 import { inputClass, labelClass, linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/account/styles";
 import { ActionButton } from "@/components/admin/action-button";
-import {
-  AdminHeading,
-  Pager,
-  badgeClass,
-  param,
-  tableClass,
-  tableWrapClass,
-  tdClass,
-  thClass,
-  type AdminSearchParams,
-} from "@/components/admin/ui";
+import { AdminHeading, Pager, param, tableClass, tableWrapClass, tdClass, thClass, type AdminSearchParams } from "@/components/admin/ui";
+import { STATE_TONE } from "@/components/admin/tone";
 import { can } from "@/lib/admin/permissions";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
@@ -22,7 +13,7 @@ import { intlLocale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { formatRub } from "@/lib/money";
-import { PROMO_STATES, promoState, type PromoState } from "@/lib/schemas/admin-catalog";
+import { PROMO_STATES, promoState } from "@/lib/schemas/admin-catalog";
 import { listPromoCodes } from "@/lib/services/admin-promo-codes";
 import { disablePromoCodeAction, enablePromoCodeAction } from "./actions";
 
@@ -32,14 +23,6 @@ export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
   return { title: t.adminCatalog.promo.heading };
 }
-
-const STATE_TONE: Record<PromoState, string> = {
-  active: "border-emerald-400 text-emerald-200",
-  scheduled: "border-sky-400 text-sky-200",
-  expired: "border-slate-500 text-slate-300",
-  used_up: "border-amber-400 text-amber-200",
-  disabled: "border-red-400 text-red-200",
-};
 
 export default async function PromoCodesPage({ searchParams }: { searchParams: AdminSearchParams }) {
   const staff = await requirePermission("promo:read", "/admin/promo-codes");
@@ -185,7 +168,7 @@ export default async function PromoCodesPage({ searchParams }: { searchParams: A
                       )}
                     </td>
                     <td className={tdClass}>
-                      <span className={`${badgeClass} ${STATE_TONE[s]}`}>{m.states[s]}</span>
+                      <span className={STATE_TONE[s]}>{m.states[s]}</span>
                     </td>
                     <td className={`${tdClass} text-xs`}>
                       {p.paidCount === 0 && p.refundedCount === 0 ? (

@@ -5,7 +5,8 @@ import { notFound } from "next/navigation";
 import { cardClass, linkClass } from "@/components/account/styles";
 import { ActionButton } from "@/components/admin/action-button";
 import { GameRegionsForm } from "@/components/admin/catalog-forms";
-import { AdminHeading, badgeClass, tableWrapClass, tdClass, thClass } from "@/components/admin/ui";
+import { AdminHeading, tableWrapClass, tdClass, thClass } from "@/components/admin/ui";
+import { toneBadge } from "@/components/admin/tone";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { intlLocale } from "@/lib/i18n/config";
@@ -38,11 +39,7 @@ export default async function AdminGamePage({ params }: { params: Promise<{ appI
         {m.back}
       </Link>
       <AdminHeading title={format(m.gameTitle, { title: game.title, appId: game.appId })}>
-        <span
-          className={`${badgeClass} self-center ${game.hidden ? "border-red-400 text-red-200" : "border-emerald-400 text-emerald-200"}`}
-        >
-          {game.hidden ? m.hidden : m.shown}
-        </span>
+        <span className={`${game.hidden ? toneBadge.bad : toneBadge.good} self-center`}>{game.hidden ? m.hidden : m.shown}</span>
         <ActionButton
           action={setGameHiddenAction}
           input={{ appId: game.appId, hidden: !game.hidden }}
@@ -90,9 +87,9 @@ export default async function AdminGamePage({ params }: { params: Promise<{ appI
                     <td className={`${tdClass} text-right`}>{amount(v.currency, v.amount)}</td>
                     <td className={tdClass}>
                       {v.refusal === null ? (
-                        <span className={`${badgeClass} border-emerald-400 text-emerald-200`}>{m.giftable}</span>
+                        <span className={toneBadge.good}>{m.giftable}</span>
                       ) : (
-                        <span className={`${badgeClass} border-amber-400 text-amber-200`}>{m.refusals[v.refusal]}</span>
+                        <span className={toneBadge.warn}>{m.refusals[v.refusal]}</span>
                       )}
                     </td>
                   </tr>

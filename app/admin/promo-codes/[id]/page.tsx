@@ -2,9 +2,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { badgeClass } from "@/components/admin/ui";
 import { linkClass } from "@/components/account/styles";
 import { ActionButton } from "@/components/admin/action-button";
+import { STATE_TONE } from "@/components/admin/tone";
 import { PromoCodeForm } from "@/components/admin/promo-code-form";
 import { AdminHeading } from "@/components/admin/ui";
 import { requirePermission } from "@/lib/admin/session";
@@ -36,7 +36,7 @@ export default async function EditPromoCodePage({ params }: { params: Promise<{ 
         {m.back}
       </Link>
       <AdminHeading title={format(m.editTitle, { code: promo.code })}>
-        <span className={`${badgeClass} self-center`}>{m.states[state]}</span>
+        <span className={`${STATE_TONE[state]} self-center`}>{m.states[state]}</span>
         {promo.disabledAt ? (
           <ActionButton
             action={enablePromoCodeAction}
