@@ -10,6 +10,9 @@ import { format } from "@/lib/i18n/format";
 import { STOCK_MODES, gearItemCreateSchema, gearStockAdjustSchema, type GearItemField } from "@/lib/schemas/admin-catalog";
 import { stringValues } from "./action-button";
 
+/** inputClass fills its container; in a table row the controls take their own width instead. */
+const compactInputClass = inputClass.replace("block w-full", "block");
+
 type AdjustInput = { itemId: number; mode: (typeof STOCK_MODES)[number]; amount: string };
 
 /** One item's stock change (set to, or add a signed amount), in its table row. */
@@ -53,7 +56,7 @@ export function StockAdjustForm({
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-center gap-2">
-      <select name="mode" aria-label={format(m.modeLabel, { item: title })} className={`${inputClass} w-auto`} defaultValue="add">
+      <select name="mode" aria-label={format(m.modeLabel, { item: title })} className={`${compactInputClass} w-auto`} defaultValue="add">
         {STOCK_MODES.map((mode) => (
           <option key={mode} value={mode}>
             {m.modes[mode]}
@@ -66,7 +69,7 @@ export function StockAdjustForm({
         aria-label={format(m.amountLabel, { item: title })}
         aria-invalid={message?.error ? true : undefined}
         aria-describedby={message ? `${id}-message` : undefined}
-        className={`${inputClass} w-24`}
+        className={`${compactInputClass} w-24`}
         required
       />
       <button type="submit" disabled={pending} aria-label={format(m.applyLabel, { item: title })} className={secondaryButtonClass}>
