@@ -52,6 +52,8 @@ export interface ReasonDetails {
   platform_not_found: { platform: number };
   item_not_found: { platform: number; item: string };
   out_of_stock: { item: string };
+  gear_item_taken: { platform: number; item: string };
+  stock_below_reserved: { item: string; reserved: number };
   // Promo codes
   promo_code_unknown: { code: string };
   promo_code_not_yet_valid: { code: string };
@@ -61,6 +63,9 @@ export interface ReasonDetails {
   promo_code_not_for_gear: { code: string };
   promo_code_not_for_game: { code: string };
   promo_code_not_for_platform: { code: string };
+  promo_code_not_found: { id: number };
+  promo_code_taken: { code: string };
+  promo_code_limit_below_uses: { code: string; uses: number };
   // Intents
   intent_not_found: { intentId: string };
   intent_state_conflict: { intentId: string; current: IntentStatus; target: IntentStatus };

@@ -208,6 +208,17 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     message: (d) => `item ${d.item} is out of stock`,
     details: (d) => ({ item: d.item }),
   },
+  gear_item_taken: {
+    status: 409,
+    summary: "The back office: the platform already has an item with this key",
+    message: (d) => `platform ${d.platform} already has an item ${d.item}`,
+  },
+  stock_below_reserved: {
+    status: 409,
+    summary: "The back office: the stock would fall below the units live reservations hold (or below 0)",
+    message: (d) => `the stock of ${d.item} cannot go below ${d.reserved}, the units unpaid orders hold`,
+    details: (d) => ({ item: d.item, reserved: d.reserved }),
+  },
   promo_code_unknown: {
     status: 400,
     summary: "No such promo code (counts as a promo-code guess)",
@@ -255,6 +266,23 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
     summary: "The promo code is limited to other games' gear (counts as a guess)",
     message: (d) => `promo code ${d.code} does not apply to this platform`,
     details: (d) => ({ code: d.code }),
+  },
+  promo_code_not_found: {
+    status: 404,
+    summary: "The back office: no promo code has this id",
+    message: (d) => `promo code ${d.id} not found`,
+  },
+  promo_code_taken: {
+    status: 409,
+    summary: "The back office: another promo code already has this code",
+    message: (d) => `promo code ${d.code} already exists`,
+    details: (d) => ({ code: d.code }),
+  },
+  promo_code_limit_below_uses: {
+    status: 409,
+    summary: "The back office: a usage limit below the code's uses so far",
+    message: (d) => `promo code ${d.code} has been used ${d.uses} times; its limit cannot be lower`,
+    details: (d) => ({ code: d.code, uses: d.uses }),
   },
   intent_not_found: {
     status: 404,

@@ -29,12 +29,20 @@ export interface ImportOptions {
   defaultGiftRegions?: string[];
   /** Files fetched with another `cc=`, one per region: each package's price there, in the file's currency. */
   regional?: { region: string; text: string }[];
+  /**
+   * Write the games this many at a time and report after each batch (the back office's progress).
+   * A batch the database refuses is then written game by game, and each game it still refuses is
+   * reported in `failed` instead of ending the import.
+   */
+  batches?: { size: number; onProgress: (done: number, total: number) => void | Promise<void> };
 }
 
 export interface ImportSummary {
   imported: number;
   updated: number;
   skipped: ImportSkip[];
+  /** Games the database refused (with `batches` only): app id and why. */
+  failed: ImportSkip[];
   warnings: string[];
 }
 
@@ -469,7 +477,39 @@ export async function importAppdetails(db: Database, text: string, opts: ImportO
       giftRegions: known.giftRegions,
     };
   });
-  await upsertGames(db, inputs);
+  const failed = opts.batches ? await upsertInBatches(db, inputs, opts.batches) : (await upsertGames(db, inputs), []);
   await refreshCatalogCounts(db);
-  return { imported: inputs.length - existing.size, updated: existing.size, skipped: parsed.skipped, warnings: parsed.warnings };
+  const written = inputs.filter((game) => !failed.some((f) => f.entry === String(game.appId)));
+  const updated = written.filter((game) => existing.has(game.appId)).length;
+  return { imported: written.length - updated, updated, skipped: parsed.skipped, failed, warnings: parsed.warnings };
+}
+
+async function upsertInBatches(
+  db: Database,
+  inputs: readonly GameInput[],
+  { size, onProgress }: NonNullable<ImportOptions["batches"]>,
+): Promise<ImportSkip[]> {
+  const failed: ImportSkip[] = [];
+  for (let start = 0; start < inputs.length; start += size) {
+    const batch = inputs.slice(start, start + size);
+    try {
+      await upsertGames(db, batch);
+    } catch {
+      for (const game of batch) {
+        try {
+          await upsertGames(db, [game]);
+        } catch (err) {
+          failed.push({ entry: String(game.appId), reason: databaseRefusal(err) });
+        }
+      }
+    }
+    await onProgress(Math.min(start + size, inputs.length), inputs.length);
+  }
+  return failed;
+}
+
+/** The database's own words (a constraint's name says which rule the game broke), without the query. */
+function databaseRefusal(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return cause instanceof Error ? cause.message.split("\n")[0]!.slice(0, 300) : "the database refused the game";
 }

@@ -406,6 +406,13 @@ export const intents = pgTable(
     index("intents_utm_campaign_idx").on(sql`(${t.attribution} ->> 'utm_campaign')`),
     index("intents_utm_source_idx").on(sql`(${t.attribution} ->> 'utm_source')`),
     index("intents_app_created_idx").on(t.appId, t.createdAt),
+    // The back office's promo-code revenue and gear sold counts, per code and per item.
+    index("intents_promo_code_idx")
+      .on(t.promoCodeId, t.status)
+      .where(sql`promo_code_id IS NOT NULL`),
+    index("intents_gear_sold_idx")
+      .on(t.gearItemId)
+      .where(sql`status IN ('paid', 'fulfilled')`),
     check(
       "intents_kind_shape",
       sql`(${t.kind} = 'gift' AND ${t.packageId} IS NOT NULL AND ${t.gearItemId} IS NULL AND ${t.giftRegion} IS NOT NULL AND ${t.inviteUrl} IS NOT NULL)

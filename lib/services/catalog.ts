@@ -149,7 +149,8 @@ export function catalogCacheStats(): { entries: number; bytes: number } {
 }
 
 async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCatalog> {
-  const where: SQL[] = [];
+  // Staff hid it (/admin/catalog): not listed; catalog_counts and giftable_games leave it out too.
+  const where: SQL[] = [sql`NOT g.hidden`];
   if (query.genre) where.push(sql`g.genre_keys @> ARRAY[${query.genre.toLowerCase()}]::text[]`);
   switch (query.steamCategory) {
     case "specials":
@@ -265,7 +266,7 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
   const appId = Number(appIdParam);
   const [games, packages, offers] = await Promise.all([
     db.execute<GameRow & { gift_regions: string[] }>(
-      sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM games g ${MAIN_PACKAGE} WHERE g.app_id = ${appId}`,
+      sql`SELECT ${GAME_COLUMNS}, g.gift_regions FROM games g ${MAIN_PACKAGE} WHERE g.app_id = ${appId} AND NOT g.hidden`,
     ),
     db.execute<PackageRow>(
       sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent

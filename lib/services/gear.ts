@@ -67,9 +67,14 @@ async function findGearItem(db: DbExecutor, platform: number, itemName: string) 
   const [item] = await db
     .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price, stock: gearItems.stock })
     .from(gearItems)
+    .innerJoin(games, and(eq(games.appId, gearItems.platformAppId), eq(games.hidden, false)))
     .where(and(eq(gearItems.platformAppId, platform), eq(gearItems.item, itemName)));
   if (item) return item;
-  const [known] = await db.select({ appId: games.appId }).from(games).where(eq(games.appId, platform));
+  // A game staff hid sells no gear: its platform answers as one the store does not have.
+  const [known] = await db
+    .select({ appId: games.appId })
+    .from(games)
+    .where(and(eq(games.appId, platform), eq(games.hidden, false)));
   throw known
     ? new DomainError("item_not_found", { platform, item: itemName }, "item")
     : new DomainError("platform_not_found", { platform }, "platform");
@@ -94,7 +99,8 @@ export async function quoteGear(db: DbExecutor, input: GearQuoteRequest): Promis
 }
 
 export async function listGearItems(db: Database, query: GearItemsQuery): Promise<GearItemsResponse> {
-  const filter = query.platform === undefined ? undefined : eq(gearItems.platformAppId, query.platform);
+  const shown = sql`NOT EXISTS (SELECT 1 FROM games h WHERE h.app_id = ${gearItems.platformAppId} AND h.hidden)`;
+  const filter = query.platform === undefined ? shown : and(eq(gearItems.platformAppId, query.platform), shown);
   const [rows, [total]] = await Promise.all([
     db
       .select({
@@ -129,7 +135,7 @@ export async function listGearPlatforms(db: Database): Promise<{ platform: strin
   const rows = await db
     .selectDistinct({ appId: games.appId, title: games.title })
     .from(gearItems)
-    .innerJoin(games, eq(games.appId, gearItems.platformAppId))
+    .innerJoin(games, and(eq(games.appId, gearItems.platformAppId), eq(games.hidden, false)))
     .orderBy(games.title, games.appId);
   return rows.map((r) => ({ platform: String(r.appId), title: r.title }));
 }

@@ -73,6 +73,7 @@ export async function refreshGiftability(db: Database, maxGapPercent: number = e
       LEFT JOIN package_region_prices rp ON rp.package_id = p.package_id AND rp.region = region.code
       ${CURRENT_RATE}
       WHERE NOT g.coming_soon
+        AND NOT g.hidden
         AND p.price_final IS NOT NULL
         AND (rp.package_id IS NULL
           OR (NOT rp.restricted AND rate.rub_micros_per_unit IS NOT NULL

@@ -28,8 +28,9 @@ async function checkGift(db: DbExecutor, appId: number, packageId: number | null
         FROM games g
         LEFT JOIN packages p ON p.app_id = g.app_id
           AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
-        WHERE g.app_id = ${appId}`,
+        WHERE g.app_id = ${appId} AND NOT g.hidden`,
   );
+  // A game staff hid is not sold: it answers as one the store does not have.
   const game = rows[0];
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
   if (game.package_id === null)

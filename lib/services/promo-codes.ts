@@ -35,7 +35,8 @@ const refused = (reason: PromoProblem, code: string) => new DomainError(reason, 
 /** The code's row when it exists and applies to `target` at `now` (its usage limit aside); else its refusal. */
 export async function checkPromoCode(tx: DbExecutor, code: string, target: PromoTarget, now = new Date()) {
   const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).limit(1);
-  if (!promo) throw refused("promo_code_unknown", code);
+  // A disabled code is refused word for word like one that never existed: it tells a guesser nothing.
+  if (!promo || promo.disabledAt !== null) throw refused("promo_code_unknown", code);
   const problem = promoCodeProblem(promo, target, now);
   if (problem) throw refused(problem, promo.code);
   return promo;
