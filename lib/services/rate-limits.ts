@@ -6,6 +6,8 @@ import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { DomainError } from "@/lib/errors";
 import type { RateLimitState } from "@/lib/rate-limit-headers";
+import { processSingleton } from "@/lib/singleton";
+import { LeasedRateLimiter } from "./rate-limit-leases";
 
 export interface RateLimitPolicy {
   /** Named in RateLimit-Policy and in the metrics. */
@@ -134,12 +136,20 @@ export function recordRateLimited(result: RateLimitState): void {
   metrics.rateLimited.inc({ policy: result.policy });
 }
 
-/** Counts the request and throws the 429 when over; returns the state for the response's headers. */
+/**
+ * Counts the request and throws the 429 when over; returns the state for the response's headers.
+ * The busy path: through this process's quota leases (./rate-limit-leases.ts), one statement per
+ * block of requests instead of one per request; never more than the limit admitted per window
+ * across all processes, and a refusal only once at least limit − (processes − 1) × a small block
+ * were admitted (the exact bounds are there).
+ */
 export async function enforceRateLimit(db: Database, key: string, policy: RateLimitPolicy, what: string): Promise<RateLimitResult> {
-  const result = await hitRateLimit(db, key, policy);
+  const result = await processLeases().hit(db, key, policy);
   if (!result.allowed) throw tooManyRequests(what, result);
   return result;
 }
+
+const processLeases = (): LeasedRateLimiter => processSingleton("rate-limit-leases", () => new LeasedRateLimiter());
 
 /** Deletes windows that have ended; returns how many rows went. */
 export async function purgeExpiredRateLimits(db: Database, { limit }: { limit: number }): Promise<number> {
