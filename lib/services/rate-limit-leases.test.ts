@@ -89,7 +89,6 @@ class InMemoryLimiter extends LeasedRateLimiter {
     super(options);
   }
   protected override claim(_db: Database, _key: string, _policy: RateLimitPolicy, want: number) {
-    this.statements++;
     return this.failing ? Promise.reject(new Error("connection lost")) : this.row.apply(want);
   }
 }
@@ -202,6 +201,18 @@ describe("LeasedRateLimiter", () => {
     // What nobody has claimed plus what a holds: never above the truth, 3,200 − 1,003 admitted.
     expect(fresh.remaining).toBe(3_200 - row.count + 97);
     expect(fresh.remaining).toBeLessThanOrEqual(3_200 - 1_003);
+  });
+
+  it("keeps at most maxKeys leases: past it the oldest go, and a key that went claims afresh", async () => {
+    const { row, limiters } = setup(1, { maxKeys: 10 });
+    const limiter = limiters[0]!;
+    for (let i = 0; i < 10; i++) await limiter.hit(db, `ip:${i}`, policy(3_200));
+    const before = row.statements;
+    await limiter.hit(db, "ip:9", policy(3_200));
+    expect(row.statements).toBe(before);
+    await limiter.hit(db, "ip:new", policy(3_200));
+    await limiter.hit(db, "ip:0", policy(3_200));
+    expect(row.statements).toBe(before + 2);
   });
 
   it("gives every waiting request the error when the claim fails, and claims afresh after", async () => {

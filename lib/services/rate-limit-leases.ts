@@ -98,8 +98,6 @@ interface KeyState {
 export class LeasedRateLimiter {
   private readonly keys = new Map<string, KeyState>();
   private readonly options: LeaseOptions;
-  /** Statements sent, for tests and diagnostics. */
-  statements = 0;
 
   constructor(options: Partial<LeaseOptions> = {}) {
     this.options = { ...DEFAULT_LEASE_OPTIONS, ...options };
@@ -137,15 +135,19 @@ export class LeasedRateLimiter {
     return state;
   }
 
+  /** Down to 9/10 of maxKeys at once, so a flood of new keys pays for a sweep once per many keys. */
   private evict(): void {
     const now = this.options.now();
+    const target = Math.floor(this.options.maxKeys * 0.9);
+    const idle = (state: KeyState) => !state.syncing && state.queue.length === 0;
     for (const [id, state] of this.keys) {
-      if (!state.syncing && state.queue.length === 0 && !live(state.lease, now)) this.keys.delete(id);
+      if (this.keys.size <= target) return;
+      if (idle(state) && !live(state.lease, now)) this.keys.delete(id);
     }
     // Still full of live leases: the oldest go (their units lapse: fewer admitted, never more).
     for (const [id, state] of this.keys) {
-      if (this.keys.size < this.options.maxKeys) break;
-      if (!state.syncing && state.queue.length === 0) this.keys.delete(id);
+      if (this.keys.size <= target) return;
+      if (idle(state)) this.keys.delete(id);
     }
   }
 
@@ -202,7 +204,6 @@ export class LeasedRateLimiter {
     want: number,
   ): Promise<{ count: number; resetMs: number; windowStart: number }> {
     const w = policy.windowSeconds;
-    this.statements++;
     const result = await db.execute<{ count: number; reset_ms: number; window_start: number }>(sql`
       INSERT INTO rate_limits (key, window_start, expires_at, count)
       SELECT ${key}, start, start + make_interval(secs => ${w}), ${want}

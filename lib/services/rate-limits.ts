@@ -39,7 +39,8 @@ export const emailKey = (email: string): string =>
   `signin-email:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;
 
 /**
- * Counts one request against `key` in the current fixed window and says whether it is within the
+ * The exact path, for the rare limits (sign-up, storefront tokens, promo guesses): counts one
+ * request against `key` in the current fixed window and says whether it is within the
  * policy. One statement, one round trip: the window is aligned on the database's clock (the same
  * for every instance), created on the first request and incremented after; RETURNING gives the
  * count and the seconds left. Concurrent requests serialise on the row, so counts are exact.
