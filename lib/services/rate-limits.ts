@@ -6,6 +6,8 @@ import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { DomainError } from "@/lib/errors";
 import type { RateLimitState } from "@/lib/rate-limit-headers";
+import { processSingleton } from "@/lib/singleton";
+import { LeasedRateLimiter } from "./rate-limit-leases";
 
 export interface RateLimitPolicy {
   /** Named in RateLimit-Policy and in the metrics. */
@@ -37,7 +39,8 @@ export const emailKey = (email: string): string =>
   `signin-email:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;
 
 /**
- * Counts one request against `key` in the current fixed window and says whether it is within the
+ * The exact path, for the rare limits (sign-up, storefront tokens, promo guesses): counts one
+ * request against `key` in the current fixed window and says whether it is within the
  * policy. One statement, one round trip: the window is aligned on the database's clock (the same
  * for every instance), created on the first request and incremented after; RETURNING gives the
  * count and the seconds left. Concurrent requests serialise on the row, so counts are exact.
@@ -134,12 +137,20 @@ export function recordRateLimited(result: RateLimitState): void {
   metrics.rateLimited.inc({ policy: result.policy });
 }
 
-/** Counts the request and throws the 429 when over; returns the state for the response's headers. */
+/**
+ * Counts the request and throws the 429 when over; returns the state for the response's headers.
+ * The busy path: through this process's quota leases (./rate-limit-leases.ts), one statement per
+ * block of requests instead of one per request; never more than the limit admitted per window
+ * across all processes, and a refusal only once at least limit − (processes − 1) × a small block
+ * were admitted (the exact bounds are there).
+ */
 export async function enforceRateLimit(db: Database, key: string, policy: RateLimitPolicy, what: string): Promise<RateLimitResult> {
-  const result = await hitRateLimit(db, key, policy);
+  const result = await processLeases().hit(db, key, policy);
   if (!result.allowed) throw tooManyRequests(what, result);
   return result;
 }
+
+const processLeases = (): LeasedRateLimiter => processSingleton("rate-limit-leases", () => new LeasedRateLimiter());
 
 /** Deletes windows that have ended; returns how many rows went. */
 export async function purgeExpiredRateLimits(db: Database, { limit }: { limit: number }): Promise<number> {
