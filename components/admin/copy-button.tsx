@@ -26,7 +26,7 @@ export function CopyButton({ text, labels }: { text: string; labels: { copy: str
   return (
     <>
       <button type="button" onClick={() => void copy()} className={secondaryButtonClass}>
-        {status === "copied" ? labels.copied : labels.copy}
+        {labels.copy}
       </button>
       <p role="status" className="basis-full text-sm text-slate-300">
         {status === "copied" ? labels.copied : status === "failed" ? labels.copyFailed : ""}

@@ -34,6 +34,16 @@ test("a marketer builds a link, a visit through it buys, and the campaign report
 
   // The link builder: a game found by its title, the campaign's names.
   await expect(page.getByRole("heading", { level: 1, name: "Ссылка для кампании" })).toBeVisible();
+  // A page elsewhere is refused by the server, with the field named.
+  await page.getByRole("radio", { name: "Другая страница магазина" }).check();
+  await page.getByLabel("Адрес страницы").fill("https://evil.example/games/620");
+  await page.getByLabel("Источник (utm_source)").fill("e2e-mail");
+  await page.getByLabel("Канал (utm_medium)").fill("email");
+  await page.getByRole("button", { name: "Собрать ссылку" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Проверьте поля" })).toContainText("Нужна страница этого магазина");
+  await expect(page.getByLabel("Адрес страницы")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("heading", { name: "Ссылка готова" })).toHaveCount(0);
+
   await page.getByRole("radio", { name: "Страница игры" }).check();
   await page.getByLabel("Игра: номер (app id) или название").fill("Portal 2");
   await page.getByLabel("Источник (utm_source)").fill("e2e-mail");
@@ -83,11 +93,11 @@ test("a marketer builds a link, a visit through it buys, and the campaign report
     "1",
     "1",
     "1",
+    revenue,
     /^100\s?%$/,
     /^100\s?%$/,
     revenue,
     "0",
-    revenue,
   ]);
 
   // That campaign alone: its totals, funnel and days.

@@ -194,7 +194,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Ad
           <p className="mt-3 text-sm text-slate-300">{m.table.empty}</p>
         ) : (
           <div className={tableWrapClass}>
-            <table className={`${tableClass} min-w-[64rem]`}>
+            <table className={`${tableClass} [&_td]:px-2 [&_th]:px-2`}>
               <thead>
                 <tr>
                   <th scope="col" className={thClass}>
@@ -275,11 +275,12 @@ const COLUMNS: { key: FigureKey; sort?: CampaignSort }[] = [
   { key: "visits", sort: "visits" },
   { key: "intents", sort: "intents" },
   { key: "paid", sort: "paid" },
+  // Revenue next to the counts: at a laptop's width the columns after it may need a scroll.
+  { key: "net", sort: "revenue" },
   { key: "intentConversion" },
   { key: "paidConversion" },
   { key: "gross" },
   { key: "refunds" },
-  { key: "net", sort: "revenue" },
 ];
 
 type Formatters = ReturnType<typeof formatters>;

@@ -143,12 +143,12 @@ export default async function CampaignLinkPage({ searchParams }: { searchParams:
             <label htmlFor="campaign-link" className="sr-only">
               {m.resultLabel}
             </label>
-            <input
+            <textarea
               id="campaign-link"
-              type="text"
               readOnly
+              rows={3}
               value={result.url}
-              className={`${inputClass} min-w-0 flex-1 font-mono text-sm`}
+              className={`${inputClass} min-w-0 basis-full resize-none font-mono text-sm break-all`}
             />
             <CopyButton text={result.url} labels={{ copy: m.copy, copied: m.copied, copyFailed: m.copyFailed }} />
           </div>
