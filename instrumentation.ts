@@ -15,4 +15,10 @@ export async function register() {
   await import("@/lib/metrics");
   const { startBackgroundWorker } = await import("@/lib/worker");
   startBackgroundWorker();
+  // Every server process writes the campaign visits its own proxy counted.
+  const [{ getDb }, { startCampaignVisitFlusher }] = await Promise.all([
+    import("@/lib/db/client"),
+    import("@/lib/services/campaign-visits"),
+  ]);
+  startCampaignVisitFlusher(getDb);
 }

@@ -1,0 +1,3 @@
+CREATE INDEX "intents_attributed_created_idx" ON "intents" USING btree ("created_at") WHERE attribution IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "intents_attributed_paid_idx" ON "intents" USING btree ("paid_at") WHERE attribution IS NOT NULL AND paid_at IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "intents_attributed_refunded_idx" ON "intents" USING btree ("refunded_at") WHERE attribution IS NOT NULL AND refunded_at IS NOT NULL;
