@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, type ReactNode, type Ref } from "react";
+import { useId, useRef, type ReactNode, type Ref } from "react";
 
 // Form controls for the checkout forms: a visible label, a hint read before typing, and an error
 // beside the control that assistive technology announces with it (aria-describedby, aria-invalid).
@@ -8,6 +8,27 @@ import { useId, type ReactNode, type Ref } from "react";
 const controlClass =
   "block w-full rounded-md border border-slate-600 bg-slate-900 px-3 py-2 text-base text-slate-100 placeholder:text-slate-500 " +
   "hover:border-slate-500 aria-invalid:border-red-400 aria-invalid:bg-red-950/30";
+
+/**
+ * A ref callback for a control that adopts what the shopper typed or picked in the server-rendered
+ * element before the page's scripts ran (a slow phone): it is still in the element when React
+ * attaches, but not in React's state, and the next render would wipe it. `outer` gets the element too.
+ */
+function useAdoptingRef<T extends HTMLElement>(
+  read: (element: T) => string | null,
+  value: string,
+  onChange: (value: string) => void,
+  outer?: (element: T | null) => void,
+): (element: T | null) => void {
+  const attached = useRef(false);
+  return (element: T | null) => {
+    outer?.(element);
+    if (!element || attached.current) return;
+    attached.current = true;
+    const typed = read(element);
+    if (typed !== null && typed !== value) onChange(typed);
+  };
+}
 
 function describedBy(...ids: (string | false | undefined)[]): string | undefined {
   const list = ids.filter(Boolean).join(" ");
@@ -32,7 +53,7 @@ interface TextFieldProps {
   note?: string;
   value: string;
   onChange: (value: string) => void;
-  inputRef?: Ref<HTMLInputElement>;
+  inputRef?: (element: HTMLInputElement | null) => void;
   name: string;
   type?: "text" | "email" | "url" | "search";
   inputMode?: "text" | "email" | "url" | "numeric";
@@ -90,13 +111,14 @@ function Labelled({
 }
 
 export function TextField({ label, hint, error, note, value, onChange, inputRef, action, ...input }: TextFieldProps) {
+  const ref = useAdoptingRef<HTMLInputElement>((input) => input.value, value, onChange, inputRef);
   return (
     <Labelled label={label} note={note} hint={hint} error={error}>
       {(control) => {
         const field = (
           <input
             {...control}
-            ref={inputRef}
+            ref={ref}
             {...input}
             type={input.type ?? "text"}
             value={value}
@@ -123,19 +145,20 @@ interface SelectFieldProps {
   error?: string;
   value: string;
   onChange: (value: string) => void;
-  selectRef?: Ref<HTMLSelectElement>;
+  selectRef?: (element: HTMLSelectElement | null) => void;
   name: string;
   placeholder: string;
   options: { value: string; label: string }[];
 }
 
 export function SelectField({ label, hint, error, value, onChange, selectRef, name, placeholder, options }: SelectFieldProps) {
+  const ref = useAdoptingRef<HTMLSelectElement>((select) => select.value || null, value, onChange, selectRef);
   return (
     <Labelled label={label} hint={hint} error={error}>
       {(control) => (
         <select
           {...control}
-          ref={selectRef}
+          ref={ref}
           name={name}
           value={value}
           onChange={(event) => onChange(event.target.value)}
@@ -172,7 +195,7 @@ interface ChoiceGroupProps {
   value: string;
   onChange: (value: string) => void;
   choices: Choice[];
-  groupRef?: Ref<HTMLFieldSetElement>;
+  groupRef?: (element: HTMLFieldSetElement | null) => void;
   /** Side by side (a few short labels), else one per row. */
   inline?: boolean;
   /** A long list: tighter rows in a box of its own height that scrolls. */
@@ -187,10 +210,16 @@ interface ChoiceGroupProps {
 export function ChoiceGroup(props: ChoiceGroupProps) {
   const { legend, hint, error, name, value, onChange, choices, groupRef, inline, long, before, empty } = props;
   const id = useId();
+  const ref = useAdoptingRef<HTMLFieldSetElement>(
+    (group) => group.querySelector<HTMLInputElement>("input[type=radio]:checked")?.value ?? null,
+    value,
+    onChange,
+    groupRef,
+  );
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   return (
-    <fieldset ref={groupRef} aria-describedby={describedBy(error && errorId, hint ? hintId : undefined)}>
+    <fieldset ref={ref} aria-describedby={describedBy(error && errorId, hint ? hintId : undefined)}>
       <legend className="font-medium text-slate-100">{legend}</legend>
       {hint && (
         <p id={hintId} className="mt-0.5 text-sm text-slate-400">

@@ -96,6 +96,30 @@ test.describe("gift checkout (ru)", () => {
     await expect(summary).toHaveCount(0);
   });
 
+  test("what a shopper types before the page's scripts have loaded is kept, not wiped when they start", async ({ page }) => {
+    // Hold every script back until the form is filled in: the server-rendered form is typed into
+    // first, as on a slow phone, and React starts only afterwards.
+    let release!: () => void;
+    const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/_next\/static\/.*\.js(\?|$)/, async (route) => {
+      await scriptsMayLoad;
+      await route.continue();
+    });
+    await page.goto("/games/620", { waitUntil: "domcontentloaded" });
+    await fillGift(page, { code: "welcome10" });
+    release();
+    // Hydrated: the live recipient line exists only once React runs.
+    await expect(page.getByTestId("invite-recipient")).toHaveText("Подарок получит аккаунт SteamID64 76561198853767868.");
+    await expect(page.getByLabel("Ссылка-приглашение друга")).toHaveValue(INVITE);
+    await expect(page.getByRole("combobox", { name: "Регион получателя" })).toHaveValue("KZ");
+    await expect(page.getByLabel("E-mail для чека")).toHaveValue("gamer@example.com");
+    await expect(page.getByLabel(/Промокод/)).toHaveValue("welcome10");
+    await submit(page);
+    await expect(page.getByRole("region", { name: "Заказ оформлен — осталось оплатить" })).toContainText(
+      "Подарок: Portal 2, регион Казахстан",
+    );
+  });
+
   test("shows the friend's account as the invite link is typed, and refuses a link that names none", async ({ page }) => {
     await page.goto("/games/620");
     const field = page.getByLabel("Ссылка-приглашение друга");
