@@ -64,11 +64,9 @@ test.describe("before the shopper pays (ru)", () => {
     const buy = page.getByRole("link", { name: "Купить в подарок" });
     await page.keyboard.press("Tab");
     await buy.focus();
-    const ring = await buy.evaluate((el) => ({
-      width: parseFloat(getComputedStyle(el).outlineWidth),
-      color: getComputedStyle(el).outlineColor,
-    }));
-    expect(ring).toEqual({ width: 3, color: "rgb(255, 255, 255)" });
+    // The button's colours ease in (transition-colors), the outline's among them: wait for the end.
+    await expect(buy).toHaveCSS("outline-width", "3px");
+    await expect(buy).toHaveCSS("outline-color", "rgb(255, 255, 255)");
     await page.screenshot({
       path: ".data/e2e/buy-focus.png",
       clip: {
