@@ -9,9 +9,10 @@ import { format } from "@/lib/i18n/format";
 
 /**
  * Revokes a partner's token after a confirmation in a modal <dialog> (focus is trapped in it,
- * Escape cancels, Cancel comes first so Enter does no harm); the page then shows it revoked.
+ * Escape cancels, Cancel comes first so Enter does no harm); the page then shows it revoked. It stays
+ * mounted once the token is revoked (`revoked`), so its notice outlives the page's refresh.
  */
-export function RevokePartnerToken({ tokenId, name }: { tokenId: string; name: string }) {
+export function RevokePartnerToken({ tokenId, name, revoked }: { tokenId: string; name: string; revoked: boolean }) {
   const { t } = useI18n();
   const m = t.adminPartners.partners;
   const router = useRouter();
@@ -47,7 +48,7 @@ export function RevokePartnerToken({ tokenId, name }: { tokenId: string; name: s
         <p role="status" className="text-sm text-emerald-300">
           {format(m.revoked, { name })}
         </p>
-      ) : (
+      ) : revoked ? null : (
         <button
           type="button"
           onClick={() => {

@@ -154,16 +154,17 @@ function PartnerCard({ partner, t, mayRevoke }: { partner: Partner; t: Messages;
                       <td className={tdClass}>{time(tk.lastUsedAt, m.never)}</td>
                       <td className={tdClass}>{time(tk.expiresAt, m.noExpiry)}</td>
                       <td className={tdClass}>
-                        {tk.revokedAt ? (
-                          <span className="text-slate-400">
-                            {m.revokedAt} <LocalTime value={tk.revokedAt.toISOString()} />
-                          </span>
-                        ) : (
-                          <div className="flex flex-wrap items-center gap-2">
+                        {/* One shape whether revoked or not, so the revoke control keeps its "revoked" notice across the refresh. */}
+                        <div className="flex flex-wrap items-center gap-2">
+                          {tk.revokedAt ? (
+                            <span className="text-slate-400">
+                              {m.revokedAt} <LocalTime value={tk.revokedAt.toISOString()} />
+                            </span>
+                          ) : (
                             <span className={expired ? "text-amber-200" : "text-emerald-300"}>{expired ? m.expired : m.active}</span>
-                            {mayRevoke ? <RevokePartnerToken tokenId={tk.id} name={tk.name} /> : null}
-                          </div>
-                        )}
+                          )}
+                          {mayRevoke ? <RevokePartnerToken tokenId={tk.id} name={tk.name} revoked={tk.revokedAt !== null} /> : null}
+                        </div>
                       </td>
                     </tr>
                   );
