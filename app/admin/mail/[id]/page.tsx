@@ -64,7 +64,7 @@ export default async function MailMessagePage({ params }: { params: Promise<{ id
         className="h-[720px] w-full rounded-md border border-slate-700 bg-white"
       />
       <h2 className="text-lg font-semibold text-white">{m.textPart}</h2>
-      <pre className="overflow-x-auto rounded-md border border-slate-700 bg-slate-900 p-4 text-sm whitespace-pre-wrap text-slate-100">
+      <pre className="rounded-md border border-slate-700 bg-slate-900 p-4 text-sm [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-100">
         {message.text}
       </pre>
     </main>

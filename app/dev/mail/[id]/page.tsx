@@ -45,7 +45,7 @@ export default async function DevMailMessagePage({ params }: { params: Promise<{
         className="mt-2 h-[720px] w-full rounded-md border border-slate-700 bg-white"
       />
       <h2 className="mt-6 text-lg font-semibold">Text part</h2>
-      <pre className="mt-2 overflow-x-auto rounded-md border border-slate-700 bg-slate-900 p-4 text-sm whitespace-pre-wrap">
+      <pre className="mt-2 rounded-md border border-slate-700 bg-slate-900 p-4 text-sm [overflow-wrap:anywhere] whitespace-pre-wrap">
         {message.text}
       </pre>
     </main>
