@@ -66,6 +66,7 @@ export function withApi<const E extends Endpoint>(
   endpoint: E,
   handler: (ctx: ApiContext<QueryOf<E>, BodyOf<E>, ParamsOf<E>, ExecutorOf<E>>) => Promise<Response> | Response,
 ): ApiRouteHandler {
+  const queries = endpoint.query ? new QueryMemo(endpoint.query) : null;
   const route = async (request: Request, context: RouteContext<Record<string, string>>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request);
@@ -85,7 +86,7 @@ export function withApi<const E extends Endpoint>(
         if (token.guest) counted.push(await enforceRateLimit(db, `guests:${ip}`, POLICIES.guests, "requests from guests at this address"));
       }
       const idempotencyKey = endpoint.idempotent ? readIdempotencyKey(request) : null;
-      const query = endpoint.query ? parse(endpoint.query, Object.fromEntries(url.searchParams)) : undefined;
+      const query = queries ? queries.parse(url) : undefined;
       const rawBody = endpoint.body ? (endpoint.bodyOptional && hasNoBody(request) ? {} : await readJsonBody(request)) : undefined;
       const body = endpoint.body ? parse(endpoint.body, rawBody) : undefined;
       const params = context?.params ? await context.params : {};
@@ -202,6 +203,28 @@ async function authenticate(db: Database, request: Request, scope: ApiScope, ip:
   }
   if (!result.token.scopes.includes(scope)) throw new DomainError("insufficient_scope", { scope });
   return result.token;
+}
+
+/**
+ * A query string's parsed value, kept for the next request with the same string: a busy GET (the
+ * catalog) sees a few hundred distinct query strings, and parsing is a pure function of the text.
+ * Only successes are kept (a refusal is built afresh each time); values are frozen, since every
+ * request with that string shares one.
+ */
+class QueryMemo<S extends z.ZodType> {
+  private static readonly MAX = 1000;
+  private readonly parsed = new Map<string, z.output<S>>();
+
+  constructor(private readonly schema: S) {}
+
+  parse(url: URL): z.output<S> {
+    const known = this.parsed.get(url.search);
+    if (known !== undefined) return known;
+    const value = Object.freeze(parse(this.schema, Object.fromEntries(url.searchParams))) as z.output<S>;
+    if (this.parsed.size >= QueryMemo.MAX) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(url.search, value);
+    return value;
+  }
 }
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -349,6 +372,11 @@ export function otherMethods(...implemented: Method[]) {
   const notAllowed = (request: Request): Response => errorResponse("method_not_allowed", { method: request.method, allow });
   const OPTIONS = (): Response => new Response(null, { status: 204, headers: { Allow: allow } });
   return { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
+}
+
+/** A body that is JSON text already (a service's cached serialisation); `status` defaults to 200. */
+export function jsonText(text: string, status = 200): Response {
+  return new Response(text, { status, headers: { "content-type": "application/json" } });
 }
 
 /** Routes answer with their data as JSON; `status` defaults to 200. */

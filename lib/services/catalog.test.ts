@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { catalogCacheStats, clearCatalogCache, listCatalog, searchTerms } from "./catalog";
+import { catalogCacheStats, clearCatalogCache, listCatalog, listCatalogJson, searchTerms } from "./catalog";
 
 describe("searchTerms", () => {
   it.each([
@@ -42,6 +42,19 @@ describe("listCatalog's cache", () => {
       const origin = `http://forged-${i}.example`;
       const { games } = await listCatalog(db, { page: 0, limit: 24, sort: "relevance", lang: "en" }, origin);
       expect(games[0]?.headerImage).toBe(`${origin}/covers/620.svg`);
+    }
+    expect(catalogCacheStats().entries).toBe(1);
+  });
+
+  it("answers the API's JSON text from its cached copy: the same bytes as serialising the page, for any origin", async () => {
+    clearCatalogCache();
+    const withImage = { ...row, app_id: 400, header_image: "https://cdn.example/400.jpg", title_ru: "Портал" };
+    const twoGames = { execute: async () => ({ rows: [row, withImage] }) } as unknown as Database;
+    const query = { page: 0, limit: 24, sort: "relevance", lang: "ru" } as const;
+    for (const origin of ["http://127.0.0.1:3000", "https://store.example", 'http://odd"host\\']) {
+      const text = await listCatalogJson(twoGames, query, origin);
+      expect(text).toBe(JSON.stringify(await listCatalog(twoGames, query, origin)));
+      expect(JSON.parse(text).games[0].headerImage).toBe(`${origin}/covers/620.svg`);
     }
     expect(catalogCacheStats().entries).toBe(1);
   });

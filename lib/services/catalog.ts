@@ -115,12 +115,31 @@ const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.s
 /** The edition whose price the catalog shows. */
 const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_main`;
 
+/**
+ * A page as the cache keeps it: the games, and the API's JSON text of the page cut where the origin
+ * goes (generated covers' URLs), so a hit answers with a join instead of serialising 20 games again.
+ */
+interface CachedPage {
+  catalog: StoredCatalog;
+  json: string[];
+}
+
+// Never in real data: PostgreSQL text cannot hold U+0000, so the mark cannot collide with a title.
+const ORIGIN_MARK = "\u0000origin\u0000";
+const ORIGIN_MARK_JSON = JSON.stringify(ORIGIN_MARK).slice(1, -1);
+
+function cachedPage(catalog: StoredCatalog): CachedPage {
+  const marked = { games: catalog.games.map((game) => withOrigin(game, ORIGIN_MARK)), total: catalog.total };
+  return { catalog, json: JSON.stringify(marked).split(ORIGIN_MARK_JSON) };
+}
+
 // Pages are kept without the origin (which a client names in Host), so hosts cannot multiply the
-// entries; the bytes bound is on their JSON size, a fair estimate of what they hold in memory.
-const catalogCache = new TtlCache<StoredCatalog>(env.CATALOG_CACHE_TTL_MS, {
+// entries; the bytes bound is on their JSON size, twice over (the games and the text), a fair
+// estimate of what they hold in memory.
+const catalogCache = new TtlCache<CachedPage>(env.CATALOG_CACHE_TTL_MS, {
   maxEntries: 5000,
   maxBytes: env.CATALOG_CACHE_MAX_BYTES,
-  sizeOf: (page) => 2 * JSON.stringify(page).length,
+  sizeOf: (page) => 4 * page.json.reduce((n, part) => n + part.length, 0),
 });
 // Totals do not depend on the page, so paging through one filter counts once.
 const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 5000 });
@@ -129,6 +148,17 @@ const regionCache = new TtlCache<string[]>(env.CATALOG_CACHE_TTL_MS, { maxEntrie
 
 /** A page of the gift catalog; identical queries within CATALOG_CACHE_TTL_MS share one database read. */
 export async function listCatalog(db: Database, query: CatalogQuery, origin: string): Promise<CatalogResponse> {
+  const { catalog } = await catalogPage(db, query);
+  return { games: catalog.games.map((game) => withOrigin(game, origin)), total: catalog.total };
+}
+
+/** The same page as the API's JSON text (`CatalogResponse`), from the cache's own copy of it. */
+export async function listCatalogJson(db: Database, query: CatalogQuery, origin: string): Promise<string> {
+  const { json } = await catalogPage(db, query);
+  return json.length === 1 ? json[0]! : json.join(JSON.stringify(origin).slice(1, -1));
+}
+
+function catalogPage(db: Database, query: CatalogQuery): Promise<CachedPage> {
   const key = JSON.stringify([
     query.page,
     query.limit,
@@ -139,8 +169,7 @@ export async function listCatalog(db: Database, query: CatalogQuery, origin: str
     query.sort,
     query.lang,
   ]);
-  const { games, total } = await catalogCache.get(key, () => readCatalog(db, query));
-  return { games: games.map((game) => withOrigin(game, origin)), total };
+  return catalogCache.get(key, async () => cachedPage(await readCatalog(db, query)));
 }
 
 /** What the catalog cache holds in this process (for tests and diagnostics). */
