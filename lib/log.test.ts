@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { describe, expect, it } from "vitest";
-import { createLogger, scrubText } from "./log";
+import { createLogger, createRequestLogger, logRequestLine, scrubText } from "./log";
 
 function captured() {
   const lines: Record<string, unknown>[] = [];
@@ -15,6 +15,63 @@ function captured() {
 }
 
 const TOKEN = "gk_live_AbCd" + "x".repeat(39);
+
+describe("the request line", () => {
+  it("scrubs every field a client could have put text into, and keeps the server's own as they are", () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    logRequestLine(
+      createRequestLogger(stream, "debug"),
+      "info",
+      {
+        requestId: TOKEN,
+        method: "GET",
+        route: "/api/v1/people/someone@example.com",
+        status: 404,
+        ms: 1.5,
+        ip: "203.0.113.7",
+        tokenId: "3f1c2b9e-6a5d-4c1e-9a7b-2d8e4f6a1b3c",
+        tokenName: `shop of buyer@example.com ${TOKEN}`,
+        reason: "not_found",
+        extra: { email: "x@example.com", note: `see ${TOKEN}` },
+      },
+      "request",
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: "info",
+        msg: "request",
+        requestId: "gk_live_AbCd…[redacted]",
+        method: "GET",
+        route: "/api/v1/people/[email]",
+        status: 404,
+        ms: 1.5,
+        ip: "203.0.113.7",
+        tokenId: "3f1c2b9e-6a5d-4c1e-9a7b-2d8e4f6a1b3c",
+        tokenName: "shop of [email] gk_live_AbCd…[redacted]",
+        reason: "not_found",
+        extra: { email: "[redacted]", note: "see gk_live_AbCd…[redacted]" },
+      }),
+    ]);
+  });
+
+  it("writes nothing below its level", () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    logRequestLine(
+      createRequestLogger(stream, "info"),
+      "debug",
+      { requestId: "r", method: "GET", route: "/", status: 200, ms: 1 },
+      "request",
+    );
+    expect(lines).toEqual([]);
+  });
+});
 
 describe("log redaction", () => {
   it("keeps a token's display prefix only", () => {

@@ -103,11 +103,54 @@ export function createLogger(destination?: DestinationStream, level: string = en
   );
 }
 
-// One logger per process, however many route bundles import this module.
-const processWide = globalThis as unknown as { gkLogger?: Logger };
+/**
+ * The per-request line's logger: the same format, without the deep scrub of every field (most of a
+ * cached read's logging cost), since `logRequestLine` scrubs the few fields that can carry text.
+ * Give it the main logger's destination, so both write through one buffer.
+ */
+export function createRequestLogger(destination: DestinationStream, level: string = env.LOG_LEVEL): Logger {
+  return pino(
+    { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    destination,
+  );
+}
+
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  ip?: string;
+  /** A token's id and display name; never the token. */
+  tokenId?: string;
+  tokenName?: string;
+  reason?: string;
+  [extra: string]: unknown;
+}
+
+/** Fields whose values are the server's own (a method Node accepted, numbers, an id from the database, a catalogue word). */
+const TRUSTED_REQUEST_FIELDS = new Set(["method", "status", "ms", "tokenId", "reason"]);
+
+/** Writes one request line through `logger` (a request logger), scrubbing whatever a client could have put text into. */
+export function logRequestLine(logger: Logger, level: "debug" | "info", fields: RequestLine, msg: string): void {
+  if (!logger.isLevelEnabled(level)) return;
+  const line: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    line[key] = TRUSTED_REQUEST_FIELDS.has(key) ? value : SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : scrub(value);
+  }
+  logger[level](line, msg);
+}
+
+// One logger per process, however many route bundles import this module, writing through one buffer.
+const processWide = globalThis as unknown as { gkLogger?: Logger; gkRequestLogger?: Logger; gkLogDestination?: DestinationStream };
+const processDestination = (processWide.gkLogDestination ??= pino.destination({ dest: 1, sync: false }));
 
 /** The process's logger; `log.child({ area: "worker" })` tags a subsystem. */
-export const log: Logger = (processWide.gkLogger ??= createLogger());
+export const log: Logger = (processWide.gkLogger ??= createLogger(processDestination));
+
+/** The process's request-line logger (`logRequestLine`). */
+export const requestLog: Logger = (processWide.gkRequestLogger ??= createRequestLogger(processDestination));
 
 /** The error as pino's `err` field expects, for values thrown that are not Errors. */
 export function asError(err: unknown): Error {

@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-ip";
-import { asError, log } from "@/lib/log";
+import { asError, log, logRequestLine, requestLog, type RequestLine } from "@/lib/log";
 import { observeRequest, routePattern } from "@/lib/metrics";
 import { errorResponse } from "./errors";
 
@@ -18,24 +18,13 @@ export function clientAddressOf(headers: { get(name: string): string | null }): 
   return clientAddress(headers.get("x-forwarded-for"), env.TRUST_PROXY);
 }
 
-export interface RequestLogFields {
-  requestId: string;
-  method: string;
-  route: string;
-  status: number;
-  ms: number;
-  ip?: string;
-  /** A token's id and display prefix; never the token. */
-  tokenId?: string;
-  [extra: string]: unknown;
-}
+export type RequestLogFields = RequestLine;
 
 /** One line per answered request, and the request metrics. 5xx at error level; probes at debug. */
 export function logRequest(fields: RequestLogFields, quiet = false): void {
   observeRequest(fields.route, fields.method, fields.status, fields.ms / 1000);
   if (fields.status >= 500) log.error(fields, "request failed");
-  else if (quiet) log.debug(fields, "request");
-  else log.info(fields, "request");
+  else logRequestLine(requestLog, quiet ? "debug" : "info", fields, "request");
 }
 
 /** Sets a header on any response; one with immutable headers (a fetch or redirect result) is copied first. */
