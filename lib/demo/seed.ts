@@ -43,7 +43,7 @@ export async function seedDemoData(db: Database, opts: SeedOptions): Promise<See
   // Fresh statistics and visibility map: without them the first catalog queries on a new 100k
   // catalog plan as if the tables were empty and cannot use index-only scans.
   await db.execute(
-    sql`VACUUM (ANALYZE) games, packages, package_region_prices, giftable_games, gear_items, promo_codes, catalog_counts, giftable_counts`,
+    sql`VACUUM (ANALYZE) games, packages, package_region_prices, giftable_games, gear_items, promo_codes, catalog_counts, giftable_counts, catalog_checkpoints`,
   );
   return summary;
 }

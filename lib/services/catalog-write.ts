@@ -251,6 +251,7 @@ export async function refreshCatalogCounts(db: Database): Promise<void> {
   await refreshGiftability(db);
   await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_counts`);
   await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY giftable_counts`);
+  await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_checkpoints`);
 }
 
 /**

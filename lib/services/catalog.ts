@@ -200,6 +200,9 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
     where.push(search.where);
     rank = search.rank;
   }
+  const offset = query.page * query.limit;
+  const start = await checkpointStart(db, query, offset);
+  if (start) where.push(start.where);
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   // giftableTo walks the region's slice of giftable_games in catalog order (it copies sort_rank),
   // joining games only for the other filters: an indexed join, nothing computed per request.
@@ -220,13 +223,46 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
       sql`SELECT ${GAME_COLUMNS}
           FROM (SELECT g.app_id, ${rank} AS rank FROM ${source.from} ${orderJoin(query.sort)} ${whereSql}
                 ORDER BY ${catalogOrder(query.sort, sql`rank`, source.order, tiered)}
-                LIMIT ${query.limit} OFFSET ${query.page * query.limit}) AS hit
+                LIMIT ${query.limit} OFFSET ${start ? start.offset : offset}) AS hit
           JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
           ORDER BY ${catalogOrder(query.sort, sql`hit.rank`, sql`g.sort_rank, g.app_id`, tiered)}`,
     ),
     totalCache.get(countKey, () => countGames(db, query, source.from, whereSql)),
   ]);
   return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
+}
+
+/** Listings are numbered every CHECKPOINT_EVERY games (drizzle/0021_catalog_checkpoints.sql). */
+const CHECKPOINT_EVERY = 128;
+
+/**
+ * A deep page of a listing with checkpoints (the default order of the whole store, one genre, one
+ * category, or one gift region) starts at the last checkpoint at or before its offset: a condition
+ * that the index range starts from, and what is left of the offset after it (at most 127). Null for
+ * the first pages, for listings without checkpoints (searches, other orders, combined filters) and
+ * when there is none yet (a catalog written since the last refresh): those walk their offset. The
+ * checkpoint is read first, so the page's query carries plain values the planner can estimate (with
+ * the checkpoint inside it, it planned for a huge range and reached for parallel workers).
+ */
+async function checkpointStart(db: Database, query: CatalogQuery, offset: number): Promise<{ where: SQL; offset: number } | null> {
+  if (offset < CHECKPOINT_EVERY || query.query !== undefined || query.sort !== "relevance") return null;
+  const scope = query.giftableTo ?? "*";
+  const genre = query.genre?.toLowerCase() ?? "*";
+  const category = query.steamCategory ?? "*";
+  const kept = scope === "*" ? genre === "*" || category === "*" : genre === "*" && category === "*";
+  if (!kept) return null;
+  const { rows } = await db.execute<{ n: number; sort_tier: number; sort_rank: number; app_id: number }>(
+    sql`SELECT n, sort_tier, sort_rank, app_id FROM catalog_checkpoints
+        WHERE scope = ${scope} AND genre = ${genre} AND category = ${category} AND n <= ${offset}
+        ORDER BY n DESC LIMIT 1`,
+  );
+  const at = rows[0];
+  if (!at) return null;
+  const where =
+    scope === "*"
+      ? sql`(g.sort_tier, g.sort_rank, g.app_id) >= (${at.sort_tier}, ${at.sort_rank}, ${at.app_id})`
+      : sql`(gg.sort_rank, gg.app_id) >= (${at.sort_rank}, ${at.app_id})`;
+  return { where, offset: offset - at.n };
 }
 
 /**
