@@ -59,7 +59,7 @@ export async function searchAdminGames(db: Database, filter: AdminGameFilter): P
   const q = filter.q?.trim();
   if (q && /^\d{1,10}$/.test(q)) where.push(sql`g.app_id = ${Number(q) <= 2_147_483_647 ? Number(q) : 0}`);
   else if (q) {
-    const search = searchCondition(q);
+    const search = searchCondition(q, { fuzzy: true });
     if (!search) return { games: [], total: 0 };
     where.push(search.where);
     rank = search.rank;

@@ -73,11 +73,11 @@ export function searchTerms(text: string): string[] {
 
 /**
  * Every word must match, as a prefix (search as you type), in any of the three dictionaries:
- * simple (exact words, names), english and russian (stems).
+ * simple (exact words, names), english and russian (stems). With `weight` "A", only in a name.
  */
-function tsQuery(terms: string[]): SQL {
+function tsQuery(terms: string[], weight: "" | "A" = ""): SQL {
   const parts = terms.map((term) => {
-    const prefix = `${term}:*`;
+    const prefix = `${term}:*${weight}`;
     return sql`(to_tsquery('simple', ${prefix}) || to_tsquery('english', ${prefix}) || to_tsquery('russian', ${prefix}))`;
   });
   return sql.join(parts, sql` && `);
@@ -85,28 +85,32 @@ function tsQuery(terms: string[]): SQL {
 
 /** Shorter texts share too few trigrams with anything for similarity to mean a thing. */
 const MIN_FUZZY_LENGTH = 3;
+/** Typos and transliterations are looked for when the words themselves find fewer games than this. */
+const FUZZY_BELOW = 20;
 
 /**
- * The search's condition and rank. A game matches by its words (prefixes, any dictionary) or, for typos
- * and transliterations, when its names (spelt in Latin) hold a part similar to the text spelt in Latin
- * (pg_trgm word similarity at the default threshold 0.6, through the trigram index).
- * Rank tiers: a name equal to the text, then every word in a name, then the rest; within a tier, by
- * text rank (titles weigh 1, descriptions 0.1) plus name similarity.
+ * The search's condition and rank. A game matches by its words (prefixes, any dictionary); with
+ * `fuzzy`, also when its names (spelt in Latin) hold a part similar to the text spelt in Latin
+ * (pg_trgm word similarity at the default threshold 0.6, through the trigram index). Rank: 2 for a
+ * name equal to the text, 1 for every word in a name, 0 for the words elsewhere (descriptions),
+ * below 0 (similarity − 1) for a similar name only; within a rank the store's popularity decides
+ * (the caller's order). Every part is read from the row the match brings anyway: no text ranking
+ * over every match, and no subquery per row.
  */
-export function searchCondition(text: string): { where: SQL; rank: SQL } | null {
+export function searchCondition(text: string, { fuzzy }: { fuzzy: boolean }): { where: SQL; rank: SQL } | null {
   const terms = searchTerms(text);
   if (terms.length === 0) return null;
   const q = tsQuery(terms);
-  const latin = toLatin(terms.join(" "));
-  const fuzzy = latin.length >= MIN_FUZZY_LENGTH;
-  const where = fuzzy ? sql`(g.search @@ (${q}) OR ${latin} <% g.search_names)` : sql`g.search @@ (${q})`;
-  const similarity = fuzzy ? sql`word_similarity(${latin}, g.search_names)` : sql`0`;
   const exact = text.trim().toLowerCase();
-  const rank = sql`((CASE WHEN lower(g.title) = ${exact} OR lower(g.title_ru) = ${exact}
-                          OR EXISTS (SELECT 1 FROM unnest(g.alt_titles) AS alt WHERE lower(alt) = ${exact}) THEN 4 ELSE 0 END)
-    + (CASE WHEN ts_rank('{0, 0, 0, 1}', g.search, (${q})) > 0 THEN 2 ELSE 0 END)
-    + ts_rank('{0, 0, 0.1, 1}', g.search, (${q}), 32) + ${similarity})::real`;
-  return { where, rank };
+  const named = sql`CASE WHEN lower(g.title) = ${exact} OR lower(g.title_ru) = ${exact}
+                           OR ${exact} = ANY (lower(g.alt_titles::text)::text[]) THEN 2
+                         WHEN g.search @@ (${tsQuery(terms, "A")}) THEN 1 ELSE 0 END`;
+  const latin = toLatin(terms.join(" "));
+  if (!fuzzy || latin.length < MIN_FUZZY_LENGTH) return { where: sql`g.search @@ (${q})`, rank: sql`(${named})::real` };
+  return {
+    where: sql`(g.search @@ (${q}) OR ${latin} <% g.search_names)`,
+    rank: sql`(CASE WHEN g.search @@ (${q}) THEN ${named} ELSE word_similarity(${latin}, g.search_names) - 1 END)::real`,
+  };
 }
 
 const GAME_COLUMNS = sql`g.app_id, g.title, g.title_ru, g.short_description, g.short_description_en, g.header_image,
@@ -193,43 +197,88 @@ async function readCatalog(db: Database, query: CatalogQuery): Promise<StoredCat
       where.push(sql`g.featured @> ARRAY[${query.steamCategory}]::text[]`);
       break;
   }
-  let rank = sql`0::real`;
-  if (query.query !== undefined) {
-    const search = searchCondition(query.query);
-    if (!search) return { games: [], total: 0 };
-    where.push(search.where);
-    rank = search.rank;
-  }
+  if (query.query !== undefined) return readSearch(db, query, where, query.query);
   const offset = query.page * query.limit;
   const start = await checkpointStart(db, query, offset);
   if (start) where.push(start.where);
-  const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
-  // giftableTo walks the region's slice of giftable_games in catalog order (it copies sort_rank),
-  // joining games only for the other filters: an indexed join, nothing computed per request.
-  const source =
-    query.giftableTo === undefined
-      ? { from: sql`games g`, order: sql`g.sort_rank, g.app_id` }
-      : {
-          from: sql`giftable_games gg JOIN games g ON g.app_id = gg.app_id AND gg.region = ${query.giftableTo}`,
-          order: sql`gg.sort_rank, gg.app_id`,
-        };
-  // Every game giftable to a region is released and priced: there is nothing to put last.
-  const tiered = query.giftableTo === undefined;
-  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.query, query.giftableTo]);
+  const whereSql = sql`WHERE ${sql.join(where, sql` AND `)}`;
+  const source = sourceOf(query);
+  const countKey = JSON.stringify([query.genre?.toLowerCase(), query.steamCategory, query.giftableTo]);
   // The page's ids come from the narrow sort index first; only those rows are joined and read,
   // so a deep page does not drag 100,000 wide rows through the join.
   const [page, total] = await Promise.all([
-    db.execute<GameRow>(
-      sql`SELECT ${GAME_COLUMNS}
-          FROM (SELECT g.app_id, ${rank} AS rank FROM ${source.from} ${orderJoin(query.sort)} ${whereSql}
-                ORDER BY ${catalogOrder(query.sort, sql`rank`, source.order, tiered)}
-                LIMIT ${query.limit} OFFSET ${start ? start.offset : offset}) AS hit
-          JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
-          ORDER BY ${catalogOrder(query.sort, sql`hit.rank`, sql`g.sort_rank, g.app_id`, tiered)}`,
-    ),
-    totalCache.get(countKey, () => countGames(db, query, source.from, whereSql)),
+    readPage(db, query, { source, whereSql, rank: sql`0::real`, offset: start ? start.offset : offset }),
+    totalCache.get(countKey, () => countListing(db, query)),
   ]);
-  return { games: page.rows.map((row) => toStoredGame(row, query.lang)), total };
+  return { games: page.map((row) => toStoredGame(row, query.lang)), total };
+}
+
+/**
+ * A search: its matches ranked (searchCondition) and counted in one pass over them (a window
+ * count beside the page, instead of a second scan); typos and transliterations are looked for in a
+ * second pass only when the words found fewer than FUZZY_BELOW games, since the trigram check costs
+ * more than the words' own.
+ */
+async function readSearch(db: Database, query: CatalogQuery, filters: SQL[], text: string): Promise<StoredCatalog> {
+  const offset = query.page * query.limit;
+  const source = sourceOf(query);
+  const pass = async (fuzzy: boolean) => {
+    const search = searchCondition(text, { fuzzy });
+    if (!search) return { rows: [] as (GameRow & { total: number })[], total: 0 };
+    const whereSql = sql`WHERE ${sql.join([...filters, search.where], sql` AND `)}`;
+    const rows = await readPage(db, query, { source, whereSql, rank: search.rank, offset, counted: true });
+    // A page past the last match brings no row to read the count from.
+    const total =
+      rows[0]?.total ?? (offset === 0 ? 0 : await countRows(db, sql`SELECT count(*)::int AS total FROM ${source.from} ${whereSql}`));
+    return { rows, total: Number(total) };
+  };
+  let found = await pass(false);
+  if (found.total < FUZZY_BELOW) found = await pass(true);
+  return { games: found.rows.map((row) => toStoredGame(row, query.lang)), total: found.total };
+}
+
+type Source = { from: SQL; order: SQL; tiered: boolean };
+
+/**
+ * giftableTo walks the region's slice of giftable_games in catalog order (it copies sort_rank),
+ * joining games only for the other filters: an indexed join, nothing computed per request. Every
+ * game giftable to a region is released and priced: there is nothing to put last (`tiered`).
+ */
+function sourceOf(query: CatalogQuery): Source {
+  return query.giftableTo === undefined
+    ? { from: sql`games g`, order: sql`g.sort_rank, g.app_id`, tiered: true }
+    : {
+        from: sql`giftable_games gg JOIN games g ON g.app_id = gg.app_id AND gg.region = ${query.giftableTo}`,
+        order: sql`gg.sort_rank, gg.app_id`,
+        tiered: false,
+      };
+}
+
+/** One page's rows: ids and ranks from the narrow scan, then only those games read whole. */
+async function readPage<Counted extends boolean = false>(
+  db: Database,
+  query: CatalogQuery,
+  { source, whereSql, rank, offset, counted }: { source: Source; whereSql: SQL; rank: SQL; offset: number; counted?: Counted },
+): Promise<(GameRow & { total: number })[]> {
+  // Counted in relevance order: the matches are ranked into narrow rows first (OFFSET 0 keeps the
+  // planner from merging the two), so the window count holds ids and ranks, not the wide rows (with
+  // their text vectors) that spilled to disk at a million games.
+  const hits =
+    counted && query.sort === "relevance"
+      ? sql`SELECT g.app_id, g.rank, count(*) OVER () AS total
+            FROM (SELECT g.app_id, ${rank} AS rank, g.sort_tier, g.sort_rank
+                  FROM ${source.from} ${whereSql} OFFSET 0) AS g
+            ORDER BY ${catalogOrder(query.sort, sql`g.rank`, sql`g.sort_rank, g.app_id`, source.tiered)}`
+      : sql`SELECT g.app_id, ${rank} AS rank${counted ? sql`, count(*) OVER () AS total` : sql``}
+            FROM ${source.from} ${orderJoin(query.sort)} ${whereSql}
+            ORDER BY ${catalogOrder(query.sort, sql`rank`, source.order, source.tiered)}`;
+  const { rows } = await db.execute<GameRow & { total: number }>(
+    sql`SELECT ${GAME_COLUMNS}${counted ? sql`, hit.total` : sql``}
+        FROM (${hits} LIMIT ${query.limit} OFFSET ${offset}) AS hit
+        JOIN games g ON g.app_id = hit.app_id ${MAIN_PACKAGE}
+        ORDER BY ${catalogOrder(query.sort, sql`hit.rank`, sql`g.sort_rank, g.app_id`, source.tiered)}`,
+  );
+  return rows;
 }
 
 /** Listings are numbered every CHECKPOINT_EVERY games (drizzle/0021_catalog_checkpoints.sql). */
@@ -289,23 +338,23 @@ function catalogOrder(sort: CatalogSort, rank: SQL, popularity: SQL, tiered: boo
 const orderJoin = (sort: CatalogSort): SQL => (sort === "price" || sort === "discount" ? MAIN_PACKAGE : sql``);
 
 /**
- * Without a search the total comes from catalog_counts (giftable_counts with giftableTo), the
- * per-filter totals every catalog write refreshes; a search counts its matches, which the text and
- * trigram indexes find directly.
+ * A listing's total (no search) comes from catalog_counts (giftable_counts with giftableTo), the
+ * per-filter totals every catalog write refreshes.
  */
-async function countGames(db: Database, query: CatalogQuery, from: SQL, whereSql: SQL): Promise<number> {
-  if (query.query === undefined) {
-    const genre = query.genre?.toLowerCase() ?? "*";
-    const category = query.steamCategory ?? "*";
-    const { rows } = await db.execute<{ total: number }>(
-      query.giftableTo === undefined
-        ? sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`
-        : sql`SELECT total FROM giftable_counts WHERE region = ${query.giftableTo} AND genre = ${genre} AND category = ${category}`,
-    );
-    return rows[0]?.total ?? 0;
-  }
-  const { rows } = await db.execute<{ total: number }>(sql`SELECT count(*)::int AS total FROM ${from} ${whereSql}`);
-  return rows[0]?.total ?? 0;
+async function countListing(db: Database, query: CatalogQuery): Promise<number> {
+  const genre = query.genre?.toLowerCase() ?? "*";
+  const category = query.steamCategory ?? "*";
+  return countRows(
+    db,
+    query.giftableTo === undefined
+      ? sql`SELECT total FROM catalog_counts WHERE genre = ${genre} AND category = ${category}`
+      : sql`SELECT total FROM giftable_counts WHERE region = ${query.giftableTo} AND genre = ${genre} AND category = ${category}`,
+  );
+}
+
+async function countRows(db: Database, statement: SQL): Promise<number> {
+  const { rows } = await db.execute<{ total: number }>(statement);
+  return Number(rows[0]?.total ?? 0);
 }
 
 export function clearCatalogCache(): void {
