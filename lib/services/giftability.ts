@@ -12,7 +12,7 @@ export interface CurrencyRateInput {
   rubMicrosPerUnit: number;
 }
 
-interface OfferRow extends Record<string, unknown> {
+export interface OfferRow extends Record<string, unknown> {
   region: string;
   currency: string;
   amount: number | null;
@@ -21,26 +21,16 @@ interface OfferRow extends Record<string, unknown> {
 }
 
 // The latest rate of the row's currency; bigint comes back as text and is exact as a Number below 2^53.
-const CURRENT_RATE = sql`LEFT JOIN LATERAL (
+export const CURRENT_RATE = sql`LEFT JOIN LATERAL (
     SELECT r.rub_micros_per_unit FROM currency_rates r WHERE r.currency = rp.currency ORDER BY r.as_of DESC LIMIT 1
   ) AS rate ON true`;
 
-const toOffer = (row: OfferRow): RegionOffer => ({
+export const toOffer = (row: OfferRow): RegionOffer => ({
   currency: row.currency,
   amount: row.amount,
   restricted: row.restricted,
   rubMicrosPerUnit: row.rub_micros_per_unit === null ? null : Number(row.rub_micros_per_unit),
 });
-
-/** A package's offers by region, with the current rate of each one's currency. */
-export async function packageRegionOffers(db: DbExecutor, packageId: number, region?: string): Promise<Map<string, RegionOffer>> {
-  const { rows } = await db.execute<OfferRow>(
-    sql`SELECT rp.region, rp.currency, rp.amount, rp.restricted, rate.rub_micros_per_unit
-        FROM package_region_prices rp ${CURRENT_RATE}
-        WHERE rp.package_id = ${packageId} ${region === undefined ? sql`` : sql`AND rp.region = ${region}`}`,
-  );
-  return new Map(rows.map((row) => [row.region, toOffer(row)]));
-}
 
 /** The main edition's offers by region, for the game page. */
 export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<Map<string, RegionOffer>> {

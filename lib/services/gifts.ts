@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { inviteRecipient, type InviteRecipient } from "@/lib/steam";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
-import { packageRegionOffers } from "./giftability";
+import { CURRENT_RATE, toOffer } from "./giftability";
 import { createIntent, intentCreated, quoteIntent, type PurchaseQuote } from "./intents";
 
 interface GiftTargetRow extends Record<string, unknown> {
@@ -15,6 +15,11 @@ interface GiftTargetRow extends Record<string, unknown> {
   gift_regions: string[];
   package_id: number | null;
   price_final: number | null;
+  /** The edition's offer in the asked region, when it has one (regional price, restriction, rate). */
+  offer_currency: string | null;
+  offer_amount: number | null;
+  offer_restricted: boolean | null;
+  offer_rate: string | null;
 }
 
 /**
@@ -23,11 +28,16 @@ interface GiftTargetRow extends Record<string, unknown> {
  * verifyGift and quoteGift both ask here, so a quote and the purchase judge alike.
  */
 async function checkGift(db: DbExecutor, appId: number, packageId: number | null, region: string | undefined) {
+  // One round trip: the game, the edition and, for a region, the edition's offer there.
   const { rows } = await db.execute<GiftTargetRow>(
-    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final
+    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final,
+               rp.currency AS offer_currency, rp.amount AS offer_amount, rp.restricted AS offer_restricted,
+               rate.rub_micros_per_unit AS offer_rate
         FROM games g
         LEFT JOIN packages p ON p.app_id = g.app_id
           AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
+        LEFT JOIN package_region_prices rp ON rp.package_id = p.package_id AND rp.region = ${region ?? null}::text
+        ${CURRENT_RATE}
         WHERE g.app_id = ${appId} AND NOT g.hidden`,
   );
   // A game staff hid is not sold: it answers as one the store does not have.
@@ -36,7 +46,16 @@ async function checkGift(db: DbExecutor, appId: number, packageId: number | null
   if (game.package_id === null)
     throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");
   const editionId = game.package_id;
-  const offer: RegionOffer | undefined = region === undefined ? undefined : (await packageRegionOffers(db, editionId, region)).get(region);
+  const offer: RegionOffer | undefined =
+    game.offer_currency === null
+      ? undefined
+      : toOffer({
+          region: region!,
+          currency: game.offer_currency,
+          amount: game.offer_amount,
+          restricted: game.offer_restricted!,
+          rub_micros_per_unit: game.offer_rate,
+        });
   const maxGapPercent = env.GIFT_PRICE_GAP;
   const reasons = giftRefusals(
     { comingSoon: game.coming_soon, priced: game.price_final !== null, giftRegions: game.gift_regions },
