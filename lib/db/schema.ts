@@ -192,15 +192,15 @@ export const currencyRates = pgTable(
 /**
  * Which games can be gifted to which region now (lib/catalog/availability.ts's rule for the main
  * edition), precomputed by refreshGiftability so `giftableTo` is an indexed join. `sort_rank`
- * is the game's, copied so one region's games come out of the index in catalog order.
+ * is the game's, copied so one region's games come out of the index in catalog order. Derived
+ * data, so no foreign key: every reader joins games, and each refresh drops rows of games gone
+ * (checking one per row locked every game row it named: a million of them at a million games).
  */
 export const giftableGames = pgTable(
   "giftable_games",
   {
     region: text("region").notNull(),
-    appId: integer("app_id")
-      .notNull()
-      .references(() => games.appId, { onDelete: "cascade" }),
+    appId: integer("app_id").notNull(),
     sortRank: integer("sort_rank").notNull(),
   },
   (t) => [primaryKey({ columns: [t.region, t.appId] }), index("giftable_games_region_sort_idx").on(t.region, t.sortRank, t.appId)],

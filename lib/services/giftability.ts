@@ -43,33 +43,43 @@ export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<
 }
 
 /**
- * Rebuilds giftable_games: for every game and each of its gift regions, whether its main edition
- * can be gifted there now. The condition is giftRefusal's (lib/catalog/availability.ts) in SQL,
- * the gap compared in exact numeric as withinPriceGap does; tests/integration/giftability.test.ts
+ * Brings giftable_games up to date: for every game and each of its gift regions, whether its main
+ * edition can be gifted there now. The condition is giftRefusal's (lib/catalog/availability.ts) in
+ * SQL, the gap compared in exact numeric as withinPriceGap does; tests/integration/giftability.test.ts
  * checks the two agree on every (game, region) of the demo catalog. Every write of games, prices
- * or rates calls it (then refreshCatalogCounts); one transaction, so readers see the old set until
- * the new one is whole.
+ * or rates calls it (then refreshCatalogCounts). One statement computes the whole set and writes
+ * only the difference (rows gone, rows new, a changed sort_rank), so readers see the old set until
+ * the new one is whole, and one game's edit writes that game's rows, not the store's millions.
  */
 export async function refreshGiftability(db: Database, maxGapPercent: number = env.GIFT_PRICE_GAP): Promise<void> {
   const gapBasisPoints = Math.round(maxGapPercent * 100);
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`DELETE FROM giftable_games`);
-    await tx.execute(sql`
-      INSERT INTO giftable_games (region, app_id, sort_rank)
-      SELECT DISTINCT region.code, g.app_id, g.sort_rank
+  await db.execute(sql`
+    WITH rate AS (
+      SELECT DISTINCT ON (currency) currency, rub_micros_per_unit FROM currency_rates ORDER BY currency, as_of DESC
+    ),
+    giftable AS MATERIALIZED (
+      SELECT region.code AS region, g.app_id, g.sort_rank
       FROM games g
       JOIN packages p ON p.app_id = g.app_id AND p.is_main
-      CROSS JOIN LATERAL unnest(g.gift_regions) AS region(code)
+      CROSS JOIN LATERAL (SELECT DISTINCT code FROM unnest(g.gift_regions) AS code) AS region
       LEFT JOIN package_region_prices rp ON rp.package_id = p.package_id AND rp.region = region.code
-      ${CURRENT_RATE}
+      LEFT JOIN rate ON rate.currency = rp.currency
       WHERE NOT g.coming_soon
         AND NOT g.hidden
         AND p.price_final IS NOT NULL
         AND (rp.package_id IS NULL
           OR (NOT rp.restricted AND rate.rub_micros_per_unit IS NOT NULL
               AND abs(rp.amount::numeric * rate.rub_micros_per_unit - p.price_final::numeric * 1000000) * 10000
-                  <= ${gapBasisPoints}::numeric * p.price_final * 1000000))`);
-  });
+                  <= ${gapBasisPoints}::numeric * p.price_final * 1000000))
+    ),
+    gone AS (
+      DELETE FROM giftable_games gg
+      WHERE NOT EXISTS (SELECT 1 FROM giftable n WHERE n.region = gg.region AND n.app_id = gg.app_id)
+    )
+    INSERT INTO giftable_games (region, app_id, sort_rank)
+    SELECT region, app_id, sort_rank FROM giftable
+    ON CONFLICT (region, app_id) DO UPDATE SET sort_rank = excluded.sort_rank
+      WHERE giftable_games.sort_rank IS DISTINCT FROM excluded.sort_rank`);
 }
 
 /** Adds or replaces rates (one per currency and day). The caller refreshes giftability and the counts. */
