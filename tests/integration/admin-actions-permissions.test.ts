@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { STAFF_ROLES, can, type Permission, type StaffRole } from "@/lib/admin/permissions";
+import type { Database } from "@/lib/db/client";
+import { createTestDatabase } from "../support/db";
 
 // The permission table, action by action: every server action under app/admin is called as a
 // guest, a shopper and each staff role. A viewer without the action's permission must get
@@ -13,6 +15,13 @@ vi.mock("@/lib/auth/session", () => ({ getSessionUser: async () => viewer.user }
 vi.mock("@/lib/services/staff", async (original) => ({
   ...(await original<typeof import("@/lib/services/staff")>()),
   findStaffRole: async () => viewer.role,
+}));
+// The staff check asks getDb() for the database before it asks for the role: a database of this
+// test's own, so the check (and any work a probe reaches) runs without the app's DATABASE_URL.
+const test = vi.hoisted(() => ({ db: null as Database | null }));
+vi.mock("@/lib/db/client", async (original) => ({
+  ...(await original<typeof import("@/lib/db/client")>()),
+  getDb: () => test.db!,
 }));
 // The probe never reaches the work, but an action that parses an empty input successfully would:
 // keep its revalidation from needing a Next request.
@@ -29,6 +38,10 @@ function actionFiles(dir: string): string[] {
 }
 
 type Action = ((input: unknown) => Promise<{ ok: boolean; reason?: string }>) & { permission?: Permission };
+
+const database = await createTestDatabase();
+test.db = database.db;
+afterAll(() => database.close());
 
 const files = actionFiles(path.join(root, "app/admin"));
 const modules = await Promise.all(
