@@ -38,7 +38,8 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
   const { intent, delivery } = order;
   const shortId = intent.id.slice(0, 8);
   const canRefund = can(staff.role, "orders:refund") && (order.status === "paid" || order.status === "fulfilled");
-  const canResend = can(staff.role, "orders:resend");
+  const canResendMail = can(staff.role, "mail:resend");
+  const canResendCallback = can(staff.role, "callbacks:resend");
   const mails = timeline.filter((e): e is Extract<AdminTimelineItem, { type: "mail" }> => e.type === "mail");
   const callbacks = timeline.filter((e): e is Extract<AdminTimelineItem, { type: "callback" }> => e.type === "callback");
   const campaign = UTM_KEYS.filter((k) => intent.attribution?.[k]);
@@ -212,7 +213,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         <h2 id="actions" className="text-lg font-semibold text-white">
           {o.actions}
         </h2>
-        {!canRefund && !canResend ? <p className="mt-2 text-sm text-slate-300">{o.noActions}</p> : null}
+        {!canRefund && !canResendMail && !canResendCallback ? <p className="mt-2 text-sm text-slate-300">{o.noActions}</p> : null}
         {canRefund ? (
           <div className="mt-3 flex flex-wrap items-center gap-3">
             <RefundButton intentId={intent.id} shortId={shortId} amount={rub(intent.paymentAmount)} />
@@ -232,7 +233,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
                   <span className="text-slate-300">
                     {mail ? `${m.mailStatuses[mail.status as keyof typeof m.mailStatuses]} · ${mail.attemptCount}` : o.notSent}
                   </span>
-                  {canResend ? (
+                  {canResendMail ? (
                     <ResendButton
                       intentId={intent.id}
                       mailKind={kind}
@@ -259,7 +260,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
                   {m.callbackStatuses[c.status as keyof typeof m.callbackStatuses]} · {c.attemptCount}
                   {c.resendOf ? ` · ${m.timeline.callbackResent}` : ""}
                 </span>
-                {canResend ? (
+                {canResendCallback ? (
                   <ResendButton
                     intentId={intent.id}
                     callbackId={c.id}
