@@ -121,8 +121,8 @@ test("an admin uploads a catalog file, sees its errors per game, hides the new g
   await expect(upload.getByText("Записано игр: 1 из 1")).toBeVisible();
   await expect(upload.getByText(/Новых игр: [01], обновлено: [01], с ошибками: 2\./)).toBeVisible();
   const errors = upload.getByRole("region", { name: "Ошибки по играм" });
-  await expect(errors.getByRole("row").filter({ hasText: "3999002" })).toContainText("invalid data: name");
-  await expect(errors.getByRole("row").filter({ hasText: "3999003" })).toContainText("success is false");
+  await expect(errors.getByRole("row").filter({ hasText: "3999002" })).toContainText("Неверные данные: name.");
+  await expect(errors.getByRole("row").filter({ hasText: "3999003" })).toContainText("магазин ничего не вернул по этой игре");
   await expectAccessible(page, { allRules: true });
   await screenshot(page, "admin-catalog-import");
 

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
 import { giftRefusal, type GiftRefusal } from "@/lib/catalog/availability";
-import { importAppdetails } from "@/lib/catalog/import-appdetails";
+import { importAppdetails, type ImportSkip, type ImportWarning } from "@/lib/catalog/import-appdetails";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { recordAudit, type Actor } from "./audit";
@@ -161,8 +161,8 @@ export interface CatalogImportResult {
   imported: number;
   updated: number;
   /** Every game of the file that was not written, and why: refused by the file's rules or by the database. */
-  errors: { entry: string; reason: string }[];
-  warnings: string[];
+  errors: ImportSkip[];
+  warnings: ImportWarning[];
 }
 
 /**

@@ -285,16 +285,24 @@ describe("the catalog", () => {
     const file = {
       ...sample,
       "4000001": { success: true, data: { type: "game", name: "", steam_appid: 4000001 } },
+      // The file's rules let it through; the database refuses its package id (out of range for integer).
+      "4000002": { success: true, data: { type: "game", name: "Overflow", steam_appid: 4000002, packages: [3_000_000_000] } },
     };
     const progress: [number, number][] = [];
     const result = await importCatalogFile(t.db, actor, { name: "sample.json", text: JSON.stringify(file) }, (done, total) => {
       progress.push([done, total]);
     });
     expect(result.imported + result.updated).toBe(4);
-    expect(progress.at(-1)).toEqual([4, 4]);
-    const errors = Object.fromEntries(result.errors.map((e) => [e.entry, e.reason]));
-    expect(errors["4000001"]).toMatch(/^invalid data: name/);
-    expect(errors["999999"]).toMatch(/success is false/);
+    expect(progress.at(-1)).toEqual([5, 5]);
+    const errors = Object.fromEntries(result.errors.map(({ entry, ...e }) => ["app" in entry ? entry.app : "?", e]));
+    expect(errors["4000001"]).toEqual({ reason: "invalid_data", details: { fields: "name" } });
+    expect(errors["999999"]).toEqual({ reason: "store_returned_nothing", details: {} });
+    expect(errors["4000002"]).toEqual({ reason: "database_refused", details: { rule: "SQLSTATE 22003" } });
+    // The refused game was undone alone: the rest of its batch is written.
+    const written = await t.pool.query<{ app_id: number }>("SELECT app_id FROM games WHERE app_id = ANY($1::int[])", [
+      [440, 1086940, 1174180, 3164330, 4000002],
+    ]);
+    expect(written.rows.map((r) => r.app_id).sort((a, b) => a - b)).toEqual([440, 1086940, 1174180, 3164330]);
     expect(await lastAudit("catalog.import")).toMatchObject({
       targetType: "catalog",
       targetId: "sample.json",
