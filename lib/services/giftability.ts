@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database, DbExecutor } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/client";
 import type { RegionOffer } from "@/lib/catalog/availability";
 import { env } from "@/lib/env";
 
@@ -60,7 +60,7 @@ export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<
  * or rates calls it (then refreshCatalogCounts); one transaction, so readers see the old set until
  * the new one is whole.
  */
-export async function refreshGiftability(db: Database, maxGapPercent: number = env.GIFT_PRICE_GAP): Promise<void> {
+export async function refreshGiftability(db: DbExecutor, maxGapPercent: number = env.GIFT_PRICE_GAP): Promise<void> {
   const gapBasisPoints = Math.round(maxGapPercent * 100);
   await db.transaction(async (tx) => {
     await tx.execute(sql`DELETE FROM giftable_games`);

@@ -309,4 +309,41 @@ describe("the catalog", () => {
       after: { imported: result.imported, updated: result.updated, errors: result.errors.length },
     });
   });
+
+  /** A file of `count` new games from app id `from`: more than one batch of the import (50). */
+  const manyGames = (from: number, count: number) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [
+          String(from + i),
+          { success: true, data: { type: "game", name: `Batch Game ${from + i}`, steam_appid: from + i } },
+        ]),
+      ),
+    );
+  const gamesFrom = async (from: number, count: number) =>
+    (await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM games WHERE app_id BETWEEN $1 AND $2", [from, from + count - 1]))
+      .rows[0]!.n;
+  const importEntries = async (name: string) =>
+    (await t.pool.query("SELECT 1 FROM audit_log WHERE action = 'catalog.import' AND target_id = $1", [name])).rowCount;
+
+  it("writes nothing and records nothing when the import fails after its first batch", async () => {
+    let batches = 0;
+    await expect(
+      importCatalogFile(t.db, actor, { name: "dies-midway.json", text: manyGames(4100000, 120) }, () => {
+        batches += 1;
+        if (batches === 2) throw new Error("the connection went away");
+      }),
+    ).rejects.toThrow("the connection went away");
+    expect(batches).toBe(2);
+    expect(await gamesFrom(4100000, 120)).toBe(0);
+    expect(await importEntries("dies-midway.json")).toBe(0);
+  });
+
+  it("writes no game when its audit entry cannot be written", async () => {
+    // An actor whose account is gone: the entry's reference to it is refused at the very end.
+    const ghost: Actor = { userId: "00000000-0000-4000-8000-00000000dead", label: "ghost@example.com" };
+    await expect(importCatalogFile(t.db, ghost, { name: "unaudited.json", text: manyGames(4200000, 60) }, () => {})).rejects.toThrow();
+    expect(await gamesFrom(4200000, 60)).toBe(0);
+    expect(await importEntries("unaudited.json")).toBe(0);
+  });
 });
