@@ -48,7 +48,9 @@ test("the first admin signs in with the printed password, gives a role, and the 
   await page.getByLabel("Who (e-mail)").fill(admin.email);
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/actor=/);
-  await expect(page.getByRole("cell", { name: "staff.grant" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Role given", exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: /^User / }).first()).toBeVisible();
+  await expect(page.getByText("Account created:").first()).toBeVisible();
   await expect(page.getByText(newcomer).first()).toBeVisible();
   await expectAccessible(page, "audit log");
   await screenshot(page, "admin-audit");
