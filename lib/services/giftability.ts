@@ -58,11 +58,14 @@ export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<
  * the gap compared in exact numeric as withinPriceGap does; tests/integration/giftability.test.ts
  * checks the two agree on every (game, region) of the demo catalog. Every write of games, prices
  * or rates calls it (then refreshCatalogCounts); one transaction, so readers see the old set until
- * the new one is whole.
+ * the new one is whole, and one refresh at a time.
  */
 export async function refreshGiftability(db: DbExecutor, maxGapPercent: number = env.GIFT_PRICE_GAP): Promise<void> {
   const gapBasisPoints = Math.round(maxGapPercent * 100);
   await db.transaction(async (tx) => {
+    // One refresh at a time: a second one's DELETE would miss the rows the first is committing,
+    // and its INSERT would then meet them. Held to the end of the caller's transaction.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('giftkey:giftable_games'))`);
     await tx.execute(sql`DELETE FROM giftable_games`);
     await tx.execute(sql`
       INSERT INTO giftable_games (region, app_id, sort_rank)
