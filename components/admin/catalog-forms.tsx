@@ -78,8 +78,6 @@ export function GameRegionsForm({
 
 type Done = Extract<CatalogImportLine, { type: "done" }>;
 
-const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
 /**
  * Uploads a catalog file to /admin/catalog/import and reads its answer line by line as it comes
  * (NDJSON): progress while the games are written, then the counts and each game's error.
@@ -101,7 +99,8 @@ export function CatalogImport() {
     setResult(null);
     setProgress(null);
     if (!(file instanceof File) || file.size === 0) return setError(m.noFile);
-    if (file.size > CATALOG_IMPORT_MAX_BYTES) return setError(format(m.tooLarge, { size: megabytes(CATALOG_IMPORT_MAX_BYTES) }));
+    if (file.size > CATALOG_IMPORT_MAX_BYTES)
+      return setError(format(m.tooLarge, { size: format(m.megabytes, { n: Math.round(CATALOG_IMPORT_MAX_BYTES / 1024 / 1024) }) }));
     setError(null);
     setPending(true);
     try {

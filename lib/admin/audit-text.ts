@@ -13,8 +13,10 @@ export interface AuditChange {
   key: string;
   /** Its name in the viewer's language. */
   field: string;
-  before: string;
-  after: string;
+  /** The value before, worded; absent when the entry has no such value before (a creation). */
+  before?: string;
+  /** The value after; absent when there is none after (a removal, or context kept only before). */
+  after?: string;
 }
 
 interface EntryLike {
@@ -84,7 +86,8 @@ function valueText(entry: EntryLike, key: string, value: unknown, record: Record
 
 /**
  * The fields that differ between before and after (every field when the entry has only one of
- * them), each named and with its values worded.
+ * them), each named and with its values worded; a side that does not hold the field is left out
+ * rather than shown as "—" (a created code's terms, a refund's amount recorded only before).
  */
 export function auditChanges(entry: EntryLike, t: Messages, locale: Locale): AuditChange[] {
   const before = entry.before ?? {};
@@ -96,8 +99,8 @@ export function auditChanges(entry: EntryLike, t: Messages, locale: Locale): Aud
     .map((k) => ({
       key: k,
       field: isAuditField(k) ? fields[k]! : k,
-      before: entry.before ? valueText(entry, k, before[k], before, t, locale) : "—",
-      after: entry.after ? valueText(entry, k, after[k], after, t, locale) : "—",
+      ...(k in before ? { before: valueText(entry, k, before[k], before, t, locale) } : {}),
+      ...(k in after ? { after: valueText(entry, k, after[k], after, t, locale) } : {}),
     }));
 }
 

@@ -7,6 +7,7 @@ import { AUDIT_ACTIONS } from "@/lib/admin/audit-catalog";
 import { auditActionName, auditChanges, auditNoteText, auditTargetName } from "@/lib/admin/audit-text";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
+import { intlLocale } from "@/lib/i18n/config";
 import { getMessages } from "@/lib/i18n/server";
 import { listAudit } from "@/lib/services/audit";
 
@@ -47,7 +48,17 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
     before: Number.isSafeInteger(beforeId) && beforeId > 0 ? beforeId : undefined,
     limit: PAGE_SIZE,
   });
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "Europe/Moscow" });
+  // Moscow time, as the date filter reads its days; the zone is printed beside it.
+  const dateTime = new Intl.DateTimeFormat(intlLocale(locale), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZone: "Europe/Moscow",
+    timeZoneName: "short",
+  });
   const query = (extra: Record<string, string>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filter, target: filter.targetId, ...extra })) if (v && k !== "targetId") q.set(k, v);
@@ -132,10 +143,10 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td className={`${tdClass} whitespace-nowrap`}>{dateTime.format(entry.at)}</td>
-                  <td className={`${tdClass} break-all`}>{entry.actor}</td>
-                  <td className={tdClass}>{auditActionName(entry.action, t)}</td>
-                  <td className={`${tdClass} text-xs break-all`}>
+                  <td className={`${tdClass} min-w-32`}>{dateTime.format(entry.at)}</td>
+                  <td className={`${tdClass} min-w-40 wrap-anywhere`}>{entry.actor}</td>
+                  <td className={`${tdClass} min-w-32`}>{auditActionName(entry.action, t)}</td>
+                  <td className={`${tdClass} min-w-32 text-xs wrap-anywhere`}>
                     {entry.targetType === "intent" ? (
                       <Link href={`/admin/orders/${entry.targetId}`} className="text-sky-300 underline">
                         {auditTargetName(entry.targetType, t)} {entry.targetId}
@@ -144,13 +155,19 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
                       `${auditTargetName(entry.targetType, t)} ${entry.targetId}`
                     )}
                   </td>
-                  <td className={`${tdClass} text-xs`}>
+                  <td className={`${tdClass} min-w-56 text-xs`}>
                     <dl className="space-y-1">
                       {auditChanges(entry, t, locale).map((c) => (
                         <div key={c.key} className="wrap-anywhere">
                           <dt className="inline font-semibold text-slate-300">{c.field}: </dt>
                           <dd className="inline">
-                            <span className="text-slate-400">{c.before}</span> → <span className="text-slate-100">{c.after}</span>
+                            {c.before !== undefined && c.after !== undefined ? (
+                              <>
+                                <span className="text-slate-400">{c.before}</span> → <span className="text-slate-100">{c.after}</span>
+                              </>
+                            ) : (
+                              <span className="text-slate-100">{c.before ?? c.after}</span>
+                            )}
                           </dd>
                         </div>
                       ))}

@@ -7,6 +7,7 @@ import { AdminHeading, TableRegion, badgeClass, tableClass, tdClass, thClass } f
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
+import { intlLocale } from "@/lib/i18n/config";
 import { getMessages } from "@/lib/i18n/server";
 import { listStaff } from "@/lib/services/staff";
 import { grantStaffAction, revokeStaffAction } from "./actions";
@@ -20,7 +21,15 @@ export default async function StaffPage() {
   const staff = await requirePermission("staff:manage", "/admin/staff");
   const [{ locale, t }, members] = await Promise.all([getMessages(), listStaff(getDb())]);
   const m = t.admin.staff;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Moscow" });
+  const dateTime = new Intl.DateTimeFormat(intlLocale(locale), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Europe/Moscow",
+    timeZoneName: "short",
+  });
   return (
     <main id="main" className="space-y-6">
       <AdminHeading title={m.heading} intro={m.intro} />

@@ -178,6 +178,7 @@ export const adminCatalog = defineMessages({
         warningsHeading: "Предупреждения",
         noFile: "Выберите файл.",
         tooLarge: "Файл больше {size}.",
+        megabytes: "{n} МБ",
         failed: "Загрузка не удалась. Попробуйте ещё раз.",
         problems: {
           entries: { line: "строка {n}", item: "элемент {n}", document: "весь файл", file: "файл", region: "{region}: {where}" },
@@ -382,6 +383,7 @@ export const adminCatalog = defineMessages({
         warningsHeading: "Warnings",
         noFile: "Choose a file.",
         tooLarge: "The file is larger than {size}.",
+        megabytes: "{n} MB",
         failed: "The upload failed. Try again.",
         problems: {
           entries: { line: "line {n}", item: "item {n}", document: "the whole file", file: "the file", region: "{region}: {where}" },

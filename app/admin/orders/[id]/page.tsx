@@ -137,7 +137,9 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
 
         <Card title={o.createdBy}>
           <Row label={o.token}>
-            {order.token.name} <span className="font-mono text-slate-400">({order.token.prefix}…)</span>
+            {/* The store's own session tokens all bear one English system name; say what they are instead. */}
+            {order.token.purpose === "storefront" ? o.storefrontSession : order.token.name}{" "}
+            <span className="font-mono text-slate-400">({order.token.prefix}…)</span>
           </Row>
           <Row label={m.columns.kind}>{o.tokenPurpose[order.token.purpose]}</Row>
           <Row label={o.owner}>
@@ -229,7 +231,9 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
                 <li key={kind} className="flex flex-wrap items-center gap-x-3 gap-y-1">
                   <span className="font-medium">{m.mailKinds[kind]}</span>
                   <span className="text-slate-300">
-                    {mail ? `${m.mailStatuses[mail.status as keyof typeof m.mailStatuses]} · ${mail.attemptCount}` : o.notSent}
+                    {mail
+                      ? `${m.mailStatuses[mail.status as keyof typeof m.mailStatuses]} · ${format(o.attempts, { count: mail.attemptCount })}`
+                      : o.notSent}
                   </span>
                   {canResendMail ? (
                     <ResendButton
@@ -255,7 +259,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
                 <span className="font-mono">{c.eventType}</span>
                 <span className="break-all text-slate-300">{c.url}</span>
                 <span className="text-slate-300">
-                  {m.callbackStatuses[c.status as keyof typeof m.callbackStatuses]} · {c.attemptCount}
+                  {m.callbackStatuses[c.status as keyof typeof m.callbackStatuses]} · {format(o.attempts, { count: c.attemptCount })}
                   {c.resendOf ? ` · ${m.timeline.callbackResent}` : ""}
                 </span>
                 {canResendCallback ? (
