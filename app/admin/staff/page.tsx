@@ -1,6 +1,6 @@
 // /admin/staff - who may do what in the back office; give and take roles (admins only).
 import type { Metadata } from "next";
-import { cardClass } from "@/components/account/styles";
+import { cardClass, secondaryButtonClass } from "@/components/account/styles";
 import { ConfirmButton } from "@/components/admin/confirm-button";
 import { StaffGrantForm } from "@/components/admin/staff-grant-form";
 import { AdminHeading, TableRegion, badgeClass, tableClass, tdClass, thClass } from "@/components/admin/ui";
@@ -87,6 +87,7 @@ export default async function StaffPage() {
                         action={revokeStaffAction}
                         input={{ email: member.email }}
                         accessibleName={`${m.revoke}: ${member.email}`}
+                        className={`${secondaryButtonClass} whitespace-nowrap`}
                       />
                     </td>
                   </tr>
