@@ -93,6 +93,8 @@ const DYNAMIC_AFTER: Record<string, string> = { intents: ":intentId", games: ":a
 
 /** The route a path belongs to, ids replaced, so a label never has more values than the app has routes. */
 export function routePattern(pathname: string): string {
+  // The back office's route handlers (/admin/orders/export, ...) are literal paths: no segment is an id.
+  if (pathname.startsWith("/admin/")) return pathname;
   const parts = pathname.split("/");
   return parts.map((part, i) => (i > 0 && DYNAMIC_AFTER[parts[i - 1]!] ? DYNAMIC_AFTER[parts[i - 1]!] : part)).join("/");
 }

@@ -3,6 +3,8 @@
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-appdetails";
+import { importEntryText, importSkipText, importWarningText } from "@/lib/catalog/import-problems";
+import { messages } from "@/lib/i18n/messages";
 import { UsageError, runCli, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage: npm run catalog:import -- FILE [CC=FILE ...] [--regions RU,KZ]
@@ -52,8 +54,9 @@ async function main(argv: string[]): Promise<void> {
   await withDatabase(async (db) => {
     const summary = await importAppdetails(db, text, { defaultGiftRegions, regional });
     console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.length}.`);
-    for (const s of summary.skipped) console.log(`  skipped ${s.entry}: ${s.reason}`);
-    for (const w of summary.warnings) console.log(`  warning: ${w}`);
+    const texts = messages.en.adminCatalog.catalog.import.problems;
+    for (const s of summary.skipped) console.log(`  skipped ${importEntryText(s, texts)}: ${importSkipText(s, texts)}`);
+    for (const w of summary.warnings) console.log(`  warning: ${importWarningText(w, texts)}`);
   });
 }
 

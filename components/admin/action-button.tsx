@@ -49,11 +49,13 @@ export function ActionButton<I>({
   }
 
   return (
-    <span className="inline-flex flex-wrap items-center gap-2">
+    // The status is always there (a live region must exist before it speaks) but takes no room
+    // while empty, so two such buttons side by side in a table cell do not wrap for nothing.
+    <span className="inline-flex flex-wrap items-center gap-y-2">
       <button type="button" onClick={run} disabled={pending} aria-label={ariaLabel} className={className}>
         {label}
       </button>
-      <span role="status" className={message?.error ? "text-sm text-red-300" : "text-sm text-emerald-300"}>
+      <span role="status" className={`${message ? "ml-2" : ""} text-sm ${message?.error ? "text-red-300" : "text-emerald-300"}`}>
         {message?.text}
       </span>
     </span>

@@ -7,6 +7,7 @@ import { inputClass, primaryButtonClass } from "@/components/account/styles";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { tableClass, tableWrapClass, tdClass, thClass } from "@/components/admin/ui";
 import type { AdminActionResult } from "@/lib/admin/action";
+import { importEntryText, importSkipText, importWarningText } from "@/lib/catalog/import-problems";
 import { format } from "@/lib/i18n/format";
 import { CATALOG_IMPORT_MAX_BYTES, gameRegionsSchema, type CatalogImportLine } from "@/lib/schemas/admin-catalog";
 import { stringValues } from "./action-button";
@@ -77,8 +78,6 @@ export function GameRegionsForm({
 
 type Done = Extract<CatalogImportLine, { type: "done" }>;
 
-const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
 /**
  * Uploads a catalog file to /admin/catalog/import and reads its answer line by line as it comes
  * (NDJSON): progress while the games are written, then the counts and each game's error.
@@ -100,7 +99,8 @@ export function CatalogImport() {
     setResult(null);
     setProgress(null);
     if (!(file instanceof File) || file.size === 0) return setError(m.noFile);
-    if (file.size > CATALOG_IMPORT_MAX_BYTES) return setError(format(m.tooLarge, { size: megabytes(CATALOG_IMPORT_MAX_BYTES) }));
+    if (file.size > CATALOG_IMPORT_MAX_BYTES)
+      return setError(format(m.tooLarge, { size: format(m.megabytes, { n: Math.round(CATALOG_IMPORT_MAX_BYTES / 1024 / 1024) }) }));
     setError(null);
     setPending(true);
     try {
@@ -191,9 +191,9 @@ export function CatalogImport() {
               </thead>
               <tbody>
                 {result.errors.map((e, i) => (
-                  <tr key={`${e.entry}-${i}`}>
-                    <td className={`${tdClass} font-mono`}>{e.entry}</td>
-                    <td className={`${tdClass} break-words`}>{e.reason}</td>
+                  <tr key={i}>
+                    <td className={`${tdClass} font-mono whitespace-nowrap`}>{importEntryText(e, m.problems)}</td>
+                    <td className={`${tdClass} break-words`}>{importSkipText(e, m.problems)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -208,7 +208,9 @@ export function CatalogImport() {
           </h3>
           <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-300">
             {result.warnings.map((w, i) => (
-              <li key={i}>{w}</li>
+              <li key={i} className="break-words">
+                {importWarningText(w, m.problems)}
+              </li>
             ))}
           </ul>
         </section>

@@ -2,7 +2,7 @@
 // so a coloured state badge starts from these shared parts instead.
 import type { PromoState } from "@/lib/schemas/admin-catalog";
 
-const pill = "inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium";
+const pill = "inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap";
 
 export const toneBadge = {
   good: `${pill} border-emerald-400 text-emerald-200`,

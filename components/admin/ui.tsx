@@ -3,11 +3,13 @@
 // can be bookmarked, shared and used without script.
 import Link from "next/link";
 
-export const tableWrapClass = "mt-4 overflow-x-auto rounded-lg border border-slate-800";
+// `relative`: an sr-only header (position: absolute) stays inside the scroller, not past the page's right edge.
+export const tableWrapClass = "relative mt-4 overflow-x-auto rounded-lg border border-slate-800";
 export const tableClass = "w-full min-w-[40rem] border-collapse text-left text-sm";
 export const thClass = "border-b border-slate-700 bg-slate-900 px-3 py-2 font-semibold text-slate-200";
 export const tdClass = "border-b border-slate-800 px-3 py-2 align-top text-slate-200";
-export const badgeClass = "inline-flex items-center rounded-full border border-slate-600 px-2 py-0.5 text-xs font-medium text-slate-200";
+export const badgeClass =
+  "inline-flex items-center rounded-full border border-slate-600 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-200";
 
 export function AdminHeading({ title, intro, children }: { title: string; intro?: string; children?: React.ReactNode }) {
   return (

@@ -2,6 +2,10 @@ import path from "node:path";
 import { createStaff, signInAsStaff } from "../admin-support";
 import { expect, expectAccessible, screenshot, test } from "../fixtures";
 
+// Each test makes its staff with `npm run staff:grant` (a process of its own) and signs in: on a
+// machine shared with other runs that alone can take most of the default 30 s.
+test.describe.configure({ timeout: 60_000 });
+
 // The back office's promo codes, gear stock and catalog, as the staff who use them. Each test makes
 // its own code, item or game, so the specs running beside it (and the phone run) see nothing move.
 
@@ -52,6 +56,17 @@ test("a marketer creates a promo code, sees a taken code refused on its field, a
   await expect(listed.getByRole("button", { name: `Включить промокод ${code}` })).toBeVisible();
   await screenshot(page, "admin-promo-code-disabled");
 
+  // Its own page: the terms in the form, the limit raised.
+  await listed.getByRole("link", { name: code }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/promo-codes/${row!.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: `Промокод ${code}` })).toBeVisible();
+  await expect(page.getByLabel("Лимит использований")).toHaveValue("10");
+  await page.getByLabel("Лимит использований").fill("20");
+  await page.getByRole("button", { name: "Сохранить" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Сохранено." })).toBeVisible();
+  await expectAccessible(page, { allRules: true });
+  await screenshot(page, "admin-promo-code-edit");
+
   const audit = await dbQuery<{ action: string; actor: string }>(
     "SELECT action, actor FROM audit_log WHERE target_type = 'promo_code' AND target_id = $1 ORDER BY id",
     [String(row!.id)],
@@ -59,6 +74,7 @@ test("a marketer creates a promo code, sees a taken code refused on its field, a
   expect(audit).toEqual([
     { action: "promo_code.create", actor: marketer.email },
     { action: "promo_code.disable", actor: marketer.email },
+    { action: "promo_code.update", actor: marketer.email },
   ]);
 });
 
@@ -121,8 +137,8 @@ test("an admin uploads a catalog file, sees its errors per game, hides the new g
   await expect(upload.getByText("Записано игр: 1 из 1")).toBeVisible();
   await expect(upload.getByText(/Новых игр: [01], обновлено: [01], с ошибками: 2\./)).toBeVisible();
   const errors = upload.getByRole("region", { name: "Ошибки по играм" });
-  await expect(errors.getByRole("row").filter({ hasText: "3999002" })).toContainText("invalid data: name");
-  await expect(errors.getByRole("row").filter({ hasText: "3999003" })).toContainText("success is false");
+  await expect(errors.getByRole("row").filter({ hasText: "3999002" })).toContainText("Неверные данные: name.");
+  await expect(errors.getByRole("row").filter({ hasText: "3999003" })).toContainText("магазин ничего не вернул по этой игре");
   await expectAccessible(page, { allRules: true });
   await screenshot(page, "admin-catalog-import");
 

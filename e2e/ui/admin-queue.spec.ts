@@ -4,6 +4,10 @@ import { createStaff, signInAsStaff } from "../admin-support";
 import { expect, expectAccessible, screenshot, test, type DbQuery } from "../fixtures";
 import { createGiftIntent, expectNoHorizontalScroll } from "./checkout-support";
 
+// Each test makes its staff with `npm run staff:grant` (a process of its own) and signs in: on a
+// machine shared with other runs that alone can take most of the default 30 s.
+test.describe.configure({ timeout: 60_000 });
+
 // The back office's fulfilment queue, partners and outgoing mail, as staff use them. The e2e server
 // delivers by hand (DELIVERY_PROVIDER manual), so every paid order waits in the queue for a person.
 

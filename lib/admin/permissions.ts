@@ -11,8 +11,10 @@ export const PERMISSIONS = [
   /** The fulfilment queue: take an order, mark it delivered or failed, retry a delivery. */
   "orders:fulfil",
   "orders:refund",
-  /** Send an order's e-mail or callback again. */
-  "orders:resend",
+  /** Send an order's e-mail to the buyer again (or write one that is due and missing). */
+  "mail:resend",
+  /** Send an order's callback to the partner again: a new delivery of the same event. */
+  "callbacks:resend",
   "stock:write",
   "promo:read",
   "promo:write",
@@ -31,9 +33,10 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   admin: PERMISSIONS,
-  operator: ["orders:read", "orders:fulfil", "orders:refund", "orders:resend", "stock:write", "promo:read", "mail:read"],
+  operator: ["orders:read", "orders:fulfil", "orders:refund", "mail:resend", "callbacks:resend", "stock:write", "promo:read", "mail:read"],
   marketer: ["orders:read", "campaigns:read", "promo:read", "promo:write"],
-  support: ["orders:read", "orders:resend", "mail:read"],
+  // A callback goes to a partner's server, not to the buyer: support answers buyers, so e-mail only.
+  support: ["orders:read", "mail:resend", "mail:read"],
 };
 
 export function can(role: StaffRole | null | undefined, permission: Permission): boolean {

@@ -5,6 +5,7 @@ import type { Reason } from "@/lib/errors";
 import { DELIVERY_FAILURES, REFUND_REASONS } from "@/lib/intents/states";
 import { messages } from "@/lib/i18n/messages";
 import { REASONS } from "./reasons";
+import { IMPORT_SKIP_REASONS, IMPORT_WARNING_REASONS } from "@/lib/catalog/import-problems";
 
 // The catalogue, the places that raise a reason and the storefront's texts must agree: a reason a
 // service can raise with no text would show the shopper English; a catalogue reason nothing raises
@@ -12,8 +13,8 @@ import { REASONS } from "./reasons";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const CATALOGUE: Reason[] = Object.keys(REASONS) as Reason[];
-/** Words that are reasons of something else: why a delivery failed, why money went back. */
-const OTHER_VOCABULARIES = new Set<string>([...DELIVERY_FAILURES, ...REFUND_REASONS]);
+/** Words that are reasons of something else: why a delivery failed, why money went back, what a catalog import left out. */
+const OTHER_VOCABULARIES = new Set<string>([...DELIVERY_FAILURES, ...REFUND_REASONS, ...IMPORT_SKIP_REASONS, ...IMPORT_WARNING_REASONS]);
 
 /** Source files that can raise a refusal: the app and its libraries, but not the catalogue, the texts, the UI or the tests. */
 function raisingSources(): { file: string; text: string }[] {

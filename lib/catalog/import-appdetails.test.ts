@@ -18,8 +18,8 @@ describe("parseAppdetails on the sample file", () => {
     expect(parsed.games.map((g) => g.appId).sort((a, b) => a - b)).toEqual([440, 1086940, 1174180, 3164330]);
     expect(parsed.skipped).toEqual(
       expect.arrayContaining([
-        { entry: "2138330", reason: 'type "dlc" is not a game' },
-        { entry: "999999", reason: "success is false (the store returned nothing for this app)" },
+        { entry: { app: "2138330" }, reason: "not_a_game", details: { type: "dlc" } },
+        { entry: { app: "999999" }, reason: "store_returned_nothing", details: {} },
       ]),
     );
     expect(parsed.skipped).toHaveLength(2);
@@ -114,10 +114,10 @@ describe("parseAppdetails input shapes and bad entries", () => {
     const parsed = parseAppdetails([good, "{not json", wrongCurrency, "[1]", JSON.stringify({ "7": { data: {} } })].join("\n"));
     expect(parsed.games.map((g) => g.appId)).toEqual([440]);
     expect(parsed.skipped).toEqual([
-      { entry: "line 2", reason: "not valid JSON" },
-      { entry: "10", reason: "invalid data: price_overview.currency: currency must be RUB (fetch appdetails with cc=ru)" },
-      { entry: "line 4", reason: "not an object keyed by app id" },
-      { entry: "7", reason: expect.stringMatching(/^invalid entry: success: /) },
+      { entry: { line: 2 }, reason: "not_json", details: {} },
+      { entry: { app: "10" }, reason: "currency_not_rub", details: { currency: "USD" } },
+      { entry: { line: 4 }, reason: "not_keyed_by_app_id", details: {} },
+      { entry: { app: "7" }, reason: "invalid_entry", details: { fields: "success" } },
     ]);
   });
 
@@ -136,7 +136,7 @@ describe("parseAppdetails input shapes and bad entries", () => {
     const parsed = parseAppdetails(dear);
     expect(parsed.games).toEqual([]);
     expect(parsed.skipped).toEqual([
-      { entry: "11", reason: expect.stringMatching(/^invalid data: price_overview\.initial: a price must be at most 1000000 ₽/) },
+      { entry: { app: "11" }, reason: "price_too_high", details: { field: "price_overview.initial", maxRub: 1_000_000 } },
     ]);
   });
 
@@ -145,7 +145,7 @@ describe("parseAppdetails input shapes and bad entries", () => {
     const renamed = { ...tf2, data: { ...tf2.data, name: "Team Fortress 2 (2026)" } };
     const parsed = parseAppdetails([JSON.stringify({ "440": tf2 }), JSON.stringify({ "440": renamed })].join("\n"));
     expect(parsed.games.map((g) => g.title)).toEqual(["Team Fortress 2 (2026)"]);
-    expect(parsed.skipped).toEqual([{ entry: "440", reason: "superseded by a later entry for app 440" }]);
+    expect(parsed.skipped).toEqual([{ entry: { app: "440" }, reason: "superseded", details: { appId: 440 } }]);
   });
 
   it("leaves a package shared by two apps with the first of them", () => {
@@ -153,7 +153,7 @@ describe("parseAppdetails input shapes and bad entries", () => {
     const twin = { ...bg3, data: { ...bg3.data, steam_appid: 1086941, name: "Twin" } };
     const parsed = parseAppdetails(JSON.stringify({ "1086940": bg3, "1086941": twin }));
     expect(parsed.games.map((g) => g.appId)).toEqual([1086940]);
-    expect(parsed.skipped).toEqual([{ entry: "1086941", reason: "every package belongs to another app in this file" }]);
+    expect(parsed.skipped).toEqual([{ entry: { app: "1086941" }, reason: "packages_taken", details: {} }]);
     expect(parsed.warnings).toHaveLength(2);
   });
 
@@ -169,9 +169,7 @@ describe("parseAppdetails input shapes and bad entries", () => {
     const tf2 = JSON.parse(fixture)["440"];
     const parsed = parseAppdetails(JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: headerImage } } }));
     expect(parsed.games.map((g) => [g.appId, g.headerImage])).toEqual([[440, null]]);
-    expect(parsed.warnings).toEqual(
-      headerImage.trim() ? ["app 440: header_image is not an https URL; left out (the generated cover is shown)"] : [],
-    );
+    expect(parsed.warnings).toEqual(headerImage.trim() ? [{ reason: "cover_not_https", details: { appId: 440 } }] : []);
   });
 
   it("keeps an https header_image from any host, warning when the page policy (IMAGE_HOSTS) will not show it", () => {
@@ -180,9 +178,7 @@ describe("parseAppdetails input shapes and bad entries", () => {
       JSON.stringify({ "440": { ...tf2, data: { ...tf2.data, header_image: "https://img.example.net/440.jpg" } } }),
     );
     expect(parsed.games[0]?.headerImage).toBe("https://img.example.net/440.jpg");
-    expect(parsed.warnings).toEqual([
-      "app 440: header_image host img.example.net is not in IMAGE_HOSTS; pages will not show it until it is added",
-    ]);
+    expect(parsed.warnings).toEqual([{ reason: "cover_host_not_allowed", details: { appId: 440, host: "img.example.net" } }]);
     expect(parseAppdetails(fixture).warnings).toEqual([]);
   });
 

@@ -1,27 +1,24 @@
 import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput, type RegionPriceInput } from "@/lib/services/catalog-write";
+import type { ImportEntry, ImportSkip, ImportWarning } from "./import-problems";
 
 // Imports files of the store's `appdetails` responses: the store's own (fetched with cc=ru, so amounts
 // are kopecks) and, optionally, one per other region (cc=kz, cc=tr, ...) for the regional prices.
 
 export type ImportedGame = Omit<GameInput, "featured" | "sortRank">;
 
-export interface ImportSkip {
-  /** The key the entry had in the file (its app id), or where in the file it was. */
-  entry: string;
-  reason: string;
-}
+export type { ImportSkip, ImportWarning } from "./import-problems";
 
 export interface ParsedAppdetails {
   games: ImportedGame[];
   skipped: ImportSkip[];
-  warnings: string[];
+  warnings: ImportWarning[];
 }
 
 export interface ImportOptions {
@@ -43,16 +40,12 @@ export interface ImportSummary {
   skipped: ImportSkip[];
   /** Games the database refused (with `batches` only): app id and why. */
   failed: ImportSkip[];
-  warnings: string[];
+  warnings: ImportWarning[];
 }
 
 export const DEFAULT_GIFT_REGIONS = ["RU"];
 
-const kopecks = z
-  .number()
-  .int()
-  .min(0)
-  .max(MAX_PRICE_KOPECKS, { error: `a price must be at most ${MAX_PRICE_KOPECKS / 100} ₽ (${MAX_PRICE_KOPECKS} kopecks)` });
+const kopecks = z.number().int().min(0).max(MAX_PRICE_KOPECKS);
 
 const appdetailsDataSchema = z.object({
   type: z.string(),
@@ -65,7 +58,7 @@ const appdetailsDataSchema = z.object({
   release_date: z.object({ coming_soon: z.boolean(), date: z.string().default("") }).optional(),
   price_overview: z
     .object({
-      currency: z.string().regex(/^[A-Z]{3}$/, { error: "currency must be an ISO 4217 code" }),
+      currency: z.string().regex(/^[A-Z]{3}$/),
       initial: kopecks,
       final: kopecks,
       discount_percent: z.number().int().min(0).max(100),
@@ -112,19 +105,19 @@ const GENRE_NAMES: Record<string, string> = {
 };
 
 /** The JSON documents of a file: one object, an array of them, or one per line (JSON lines). */
-function readDocuments(text: string, skipped: ImportSkip[]): { where: string; value: unknown }[] {
-  const documents: { where: string; value: unknown }[] = [];
+function readDocuments(text: string, skipped: ImportSkip[], region?: string): { where: ImportEntry; value: unknown }[] {
+  const documents: { where: ImportEntry; value: unknown }[] = [];
   try {
     const whole: unknown = JSON.parse(text);
-    if (Array.isArray(whole)) whole.forEach((value, i) => documents.push({ where: `item ${i + 1}`, value }));
-    else documents.push({ where: "document", value: whole });
+    if (Array.isArray(whole)) whole.forEach((value, i) => documents.push({ where: { item: i + 1 }, value }));
+    else documents.push({ where: { document: true }, value: whole });
   } catch {
     text.split(/\r?\n/).forEach((line, i) => {
       if (line.trim() === "") return;
       try {
-        documents.push({ where: `line ${i + 1}`, value: JSON.parse(line) });
+        documents.push({ where: { line: i + 1 }, value: JSON.parse(line) });
       } catch {
-        skipped.push({ entry: `line ${i + 1}`, reason: "not valid JSON" });
+        skipped.push({ entry: { line: i + 1 }, region, reason: "not_json", details: {} });
       }
     });
   }
@@ -136,21 +129,21 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
   const skipped: ImportSkip[] = [];
   const documents = readDocuments(text, skipped);
 
-  const warnings: string[] = [];
+  const warnings: ImportWarning[] = [];
   const byApp = new Map<number, { key: string; game: ImportedGame }>();
   for (const { where, value } of documents) {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      skipped.push({ entry: where, reason: "not an object keyed by app id" });
+      skipped.push({ entry: where, reason: "not_keyed_by_app_id", details: {} });
       continue;
     }
     for (const [key, entry] of Object.entries(value)) {
       const result = mapEntry(entry, opts.defaultGiftRegions ?? DEFAULT_GIFT_REGIONS, (w) => warnings.push(w));
-      if ("reason" in result) {
-        skipped.push({ entry: key, reason: result.reason });
+      if ("refusal" in result) {
+        skipped.push({ entry: { app: key }, ...result.refusal } as ImportSkip);
         continue;
       }
       const earlier = byApp.get(result.appId);
-      if (earlier) skipped.push({ entry: earlier.key, reason: `superseded by a later entry for app ${result.appId}` });
+      if (earlier) skipped.push({ entry: { app: earlier.key }, reason: "superseded", details: { appId: result.appId } });
       byApp.set(result.appId, { key, game: result });
     }
   }
@@ -161,11 +154,11 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
     const own = game.packages.filter((p) => {
       const owner = owners.get(p.packageId);
       if (owner === undefined) return true;
-      warnings.push(`app ${game.appId}: package ${p.packageId} is already app ${owner}'s in this file; left out`);
+      warnings.push({ reason: "package_taken", details: { appId: game.appId, packageId: p.packageId, owner } });
       return false;
     });
     if (own.length === 0) {
-      skipped.push({ entry: key, reason: "every package belongs to another app in this file" });
+      skipped.push({ entry: { app: key }, reason: "packages_taken", details: {} });
       continue;
     }
     if (!own.some((p) => p.isMain)) own[0] = { ...own[0]!, isMain: true };
@@ -175,27 +168,38 @@ export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedA
   return { games: parsed, skipped, warnings };
 }
 
-function mapEntry(entry: unknown, giftRegions: string[], warn: (warning: string) => void): ImportedGame | { reason: string } {
+type Refusal = Omit<ImportSkip, "entry" | "region">;
+
+function mapEntry(entry: unknown, giftRegions: string[], warn: (warning: ImportWarning) => void): ImportedGame | { refusal: Refusal } {
   const outer = entrySchema.safeParse(entry);
-  if (!outer.success) return { reason: `invalid entry: ${describeIssues(outer.error)}` };
-  if (!outer.data.success) return { reason: "success is false (the store returned nothing for this app)" };
+  if (!outer.success) return { refusal: { reason: "invalid_entry", details: { fields: fieldsOf(outer.error) } } };
+  if (!outer.data.success) return { refusal: { reason: "store_returned_nothing", details: {} } };
   const typed = z.object({ type: z.string() }).safeParse(outer.data.data);
-  if (typed.success && typed.data.type !== "game") return { reason: `type "${typed.data.type}" is not a game` };
+  if (typed.success && typed.data.type !== "game")
+    return { refusal: { reason: "not_a_game", details: { type: typed.data.type.slice(0, 40) } } };
   const data = appdetailsDataSchema.safeParse(outer.data.data);
-  if (!data.success) return { reason: `invalid data: ${describeIssues(data.error)}` };
+  if (!data.success) return { refusal: dataRefusal(data.error) };
   if (data.data.price_overview && data.data.price_overview.currency !== "RUB")
-    return { reason: "invalid data: price_overview.currency: currency must be RUB (fetch appdetails with cc=ru)" };
+    return { refusal: { reason: "currency_not_rub", details: { currency: data.data.price_overview.currency } } };
   return toGame(data.data, giftRegions, warn);
 }
 
-function describeIssues(error: z.ZodError): string {
+/** The JSON paths at fault (at most three), as the file names them. */
+function fieldsOf(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`)
-    .join("; ");
+    .map((i) => (i.path.length > 0 ? i.path.join(".") : "(root)"))
+    .join(", ");
 }
 
-function toGame(d: AppdetailsData, giftRegions: string[], warn: (warning: string) => void): ImportedGame {
+/** A price past the store's bound is named as such (it would fail at checkout later); anything else by its fields. */
+function dataRefusal(error: z.ZodError): Refusal {
+  const dear = error.issues.find((i) => i.code === "too_big" && Number(i.maximum) === MAX_PRICE_KOPECKS);
+  if (dear) return { reason: "price_too_high", details: { field: dear.path.join("."), maxRub: MAX_PRICE_KOPECKS / 100 } };
+  return { reason: "invalid_data", details: { fields: fieldsOf(error) } };
+}
+
+function toGame(d: AppdetailsData, giftRegions: string[], warn: (warning: ImportWarning) => void): ImportedGame {
   const description = plainText(d.short_description);
   const russian = /[А-Яа-яЁё]/.test(description);
   return {
@@ -218,16 +222,15 @@ function toGame(d: AppdetailsData, giftRegions: string[], warn: (warning: string
  * and no credentials is kept; anything else is left out (the generated cover is shown) and reported.
  * One whose host the page policy does not allow is kept but reported: it shows once IMAGE_HOSTS has it.
  */
-function coverUrl(appId: number, value: string | null | undefined, warn: (warning: string) => void): string | null {
+function coverUrl(appId: number, value: string | null | undefined, warn: (warning: ImportWarning) => void): string | null {
   const text = value?.trim();
   if (!text) return null;
   const url = URL.canParse(text) ? new URL(text) : null;
   if (!url || url.protocol !== "https:" || !url.hostname || url.username || url.password || !text.toLowerCase().startsWith("https://")) {
-    warn(`app ${appId}: header_image is not an https URL; left out (the generated cover is shown)`);
+    warn({ reason: "cover_not_https", details: { appId } });
     return null;
   }
-  if (!imageHostAllowed(url.hostname))
-    warn(`app ${appId}: header_image host ${url.hostname} is not in IMAGE_HOSTS; pages will not show it until it is added`);
+  if (!imageHostAllowed(url.hostname)) warn({ reason: "cover_host_not_allowed", details: { appId, host: url.hostname } });
   return url.href;
 }
 
@@ -372,15 +375,15 @@ export function parseRegionalAppdetails(text: string, region: string): RegionalF
   const apps = new Map<number, RegionalApp>();
   const skipped: ImportSkip[] = [];
   const currencies = new Map<string, number>();
-  for (const { where, value } of readDocuments(text, skipped)) {
+  for (const { where, value } of readDocuments(text, skipped, region)) {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      skipped.push({ entry: `${region} ${where}`, reason: "not an object keyed by app id" });
+      skipped.push({ entry: where, region, reason: "not_keyed_by_app_id", details: {} });
       continue;
     }
     for (const [key, entry] of Object.entries(value)) {
       const outer = entrySchema.safeParse(entry);
       if (!outer.success || !/^\d{1,10}$/.test(key)) {
-        skipped.push({ entry: `${region} ${key}`, reason: "invalid entry" });
+        skipped.push({ entry: { app: key }, region, reason: "regional_invalid_entry", details: {} });
         continue;
       }
       // The store answers success: false for an app it does not sell in the region.
@@ -390,7 +393,7 @@ export function parseRegionalAppdetails(text: string, region: string): RegionalF
       }
       const data = appdetailsDataSchema.safeParse(outer.data.data);
       if (!data.success) {
-        skipped.push({ entry: `${region} ${key}`, reason: `invalid data: ${describeIssues(data.error)}` });
+        skipped.push({ entry: { app: key }, region, ...dataRefusal(data.error) } as ImportSkip);
         continue;
       }
       const d = data.data;
@@ -408,7 +411,12 @@ export function parseRegionalAppdetails(text: string, region: string): RegionalF
   }
   const ranked = [...currencies].sort((a, b) => b[1] - a[1]);
   if (ranked.length > 1)
-    skipped.push({ entry: region, reason: `prices in ${ranked.map(([c]) => c).join(", ")}; only ${ranked[0]![0]} prices are read` });
+    skipped.push({
+      entry: { file: true },
+      region,
+      reason: "regional_mixed_currencies",
+      details: { currencies: ranked.map(([c]) => c).join(", "), used: ranked[0]![0] },
+    });
   return { region, currency: ranked[0]?.[0] ?? null, apps, skipped };
 }
 
@@ -432,13 +440,12 @@ const LOOKUP_CHUNK = 5000;
  * lists, its Russian title, its alternative titles and its gift regions; new games go after the last one.
  * Every game gets the known alternative names for its app id and its title's abbreviation (upsertGames).
  */
-export async function importAppdetails(db: Database, text: string, opts: ImportOptions = {}): Promise<ImportSummary> {
+export async function importAppdetails(db: DbExecutor, text: string, opts: ImportOptions = {}): Promise<ImportSummary> {
   const parsed = parseAppdetails(text, opts);
   const regional = (opts.regional ?? []).map(({ region, text: regionalText }) => parseRegionalAppdetails(regionalText, region));
   for (const file of regional) {
     parsed.skipped.push(...file.skipped);
-    if (file.currency === null)
-      parsed.warnings.push(`${file.region}: the file has no prices, so no currency; its regional prices are left as they were`);
+    if (file.currency === null) parsed.warnings.push({ reason: "regional_no_currency", details: { region: file.region } });
   }
   parsed.games = parsed.games.map((game) => ({
     ...game,
@@ -479,13 +486,14 @@ export async function importAppdetails(db: Database, text: string, opts: ImportO
   });
   const failed = opts.batches ? await upsertInBatches(db, inputs, opts.batches) : (await upsertGames(db, inputs), []);
   await refreshCatalogCounts(db);
-  const written = inputs.filter((game) => !failed.some((f) => f.entry === String(game.appId)));
+  const refused = new Set(failed.map((f) => ("app" in f.entry ? f.entry.app : "")));
+  const written = inputs.filter((game) => !refused.has(String(game.appId)));
   const updated = written.filter((game) => existing.has(game.appId)).length;
   return { imported: written.length - updated, updated, skipped: parsed.skipped, failed, warnings: parsed.warnings };
 }
 
 async function upsertInBatches(
-  db: Database,
+  db: DbExecutor,
   inputs: readonly GameInput[],
   { size, onProgress }: NonNullable<ImportOptions["batches"]>,
 ): Promise<ImportSkip[]> {
@@ -499,7 +507,7 @@ async function upsertInBatches(
         try {
           await upsertGames(db, [game]);
         } catch (err) {
-          failed.push({ entry: String(game.appId), reason: databaseRefusal(err) });
+          failed.push({ entry: { app: String(game.appId) }, reason: "database_refused", details: { rule: databaseRule(err) } });
         }
       }
     }
@@ -508,8 +516,9 @@ async function upsertInBatches(
   return failed;
 }
 
-/** The database's own words (a constraint's name says which rule the game broke), without the query. */
-function databaseRefusal(err: unknown): string {
-  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-  return cause instanceof Error ? cause.message.split("\n")[0]!.slice(0, 300) : "the database refused the game";
+/** Which rule of the database the game broke: the constraint's name, else the SQLSTATE. */
+function databaseRule(err: unknown): string {
+  const cause = (err instanceof Error && err.cause instanceof Error ? err.cause : err) as { constraint?: unknown; code?: unknown };
+  if (typeof cause?.constraint === "string" && cause.constraint) return cause.constraint.slice(0, 120);
+  return typeof cause?.code === "string" ? `SQLSTATE ${cause.code}` : "unknown";
 }

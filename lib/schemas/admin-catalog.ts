@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "./zod-config";
+import type { ImportSkip, ImportWarning } from "@/lib/catalog/import-problems";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { isAppId, promoCodeSchema } from "./common";
 
@@ -187,7 +188,8 @@ export type CatalogImportLine =
       type: "done";
       imported: number;
       updated: number;
-      errors: { entry: string; reason: string }[];
-      warnings: string[];
+      /** Each entry left out, by reason with details: the page words it in the viewer's language. */
+      errors: ImportSkip[];
+      warnings: ImportWarning[];
     }
   | { type: "failed"; reason: "internal_error" };

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
 import { giftRefusal, type GiftRefusal } from "@/lib/catalog/availability";
-import { importAppdetails } from "@/lib/catalog/import-appdetails";
+import { importAppdetails, type ImportSkip, type ImportWarning } from "@/lib/catalog/import-appdetails";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { recordAudit, type Actor } from "./audit";
@@ -161,13 +161,16 @@ export interface CatalogImportResult {
   imported: number;
   updated: number;
   /** Every game of the file that was not written, and why: refused by the file's rules or by the database. */
-  errors: { entry: string; reason: string }[];
-  warnings: string[];
+  errors: ImportSkip[];
+  warnings: ImportWarning[];
 }
 
 /**
  * Imports an uploaded file of store `appdetails` responses (the store's own, cc=ru), reporting
- * progress after each batch, and records the upload with its counts in the audit log.
+ * progress after each batch, and records the upload with its counts in the audit log. The games
+ * and the entry commit in one transaction: an import that fails part way leaves the catalog as it
+ * was and no entry, and one that is written always has its entry. A game the database refuses is
+ * undone alone (each batch, then each game of a refused batch, has its own savepoint) and listed.
  */
 export async function importCatalogFile(
   db: Database,
@@ -175,21 +178,22 @@ export async function importCatalogFile(
   file: { name: string; text: string },
   onProgress: (done: number, total: number) => void | Promise<void>,
 ): Promise<CatalogImportResult> {
-  const summary = await importAppdetails(db, file.text, { batches: { size: IMPORT_BATCH, onProgress } });
-  clearCatalogCache();
-  const result = {
-    imported: summary.imported,
-    updated: summary.updated,
-    errors: [...summary.skipped, ...summary.failed],
-    warnings: summary.warnings,
-  };
-  await db.transaction((tx) =>
-    recordAudit(tx, actor, {
+  const result = await db.transaction(async (tx) => {
+    const summary = await importAppdetails(tx, file.text, { batches: { size: IMPORT_BATCH, onProgress } });
+    const counts = {
+      imported: summary.imported,
+      updated: summary.updated,
+      errors: [...summary.skipped, ...summary.failed],
+      warnings: summary.warnings,
+    };
+    await recordAudit(tx, actor, {
       action: "catalog.import",
       targetType: "catalog",
       targetId: file.name.slice(0, 200) || "upload",
-      after: { imported: result.imported, updated: result.updated, errors: result.errors.length, warnings: result.warnings.length },
-    }),
-  );
+      after: { imported: counts.imported, updated: counts.updated, errors: counts.errors.length, warnings: counts.warnings.length },
+    });
+    return counts;
+  });
+  clearCatalogCache();
   return result;
 }

@@ -532,7 +532,7 @@ export async function refundOrder(
 }
 
 /**
- * Sends one of the order's e-mails again (orders:resend): the outbox row goes back to pending, due
+ * Sends one of the order's e-mails again (mail:resend): the outbox row goes back to pending, due
  * now, for the worker's next round (same content, same Message-ID, so a client that got the first
  * drops the copy); a message the order should have but has not (an order older than the outbox)
  * is written now. Refused when the order has not reached the state the message tells of.
@@ -587,7 +587,7 @@ export async function resendOrderMail(
 }
 
 /**
- * Sends one of the order's callbacks again (orders:resend): a new delivery of the same event with
+ * Sends one of the order's callbacks again (callbacks:resend): a new delivery of the same event with
  * the same body and `webhook-id` (Standard Webhooks: a resent message keeps its id, so a receiver
  * that already has it drops the copy), to the endpoint's current URL or the intent's callbackUrl.
  */

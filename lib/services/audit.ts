@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
+import type { AuditAction, AuditRecord, AuditTargetType } from "@/lib/admin/audit-catalog";
 import { auditLog } from "@/lib/db/schema";
 
 /** Who made a back-office change: a staff member, or the staff CLI. */
@@ -13,12 +14,13 @@ export interface Actor {
 
 export const CLI_ACTOR: Actor = { userId: null, label: "cli" };
 
+/** Only what lib/admin/audit-catalog.ts lists: the log page has a name for each in both languages. */
 export interface AuditEntryInput {
-  action: `${string}.${string}`;
-  targetType: string;
+  action: AuditAction;
+  targetType: AuditTargetType;
   targetId: string | number;
-  before?: Record<string, unknown> | null;
-  after?: Record<string, unknown> | null;
+  before?: AuditRecord | null;
+  after?: AuditRecord | null;
   note?: string | null;
 }
 
@@ -40,7 +42,7 @@ export async function recordAudit(tx: DbExecutor, actor: Actor, entry: AuditEntr
 }
 
 /** Dates as ISO strings, so before/after read the same in the log as in the API. */
-function toJson(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+function toJson(value: AuditRecord | null | undefined): Record<string, unknown> | null {
   if (!value) return null;
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database, DbExecutor } from "@/lib/db/client";
 import { gameAltTitles } from "@/lib/catalog/alt-titles";
 import { gearItems, promoCodes } from "@/lib/db/schema";
 import { refreshGiftability } from "./giftability";
@@ -80,7 +80,7 @@ const GAMES_PER_TRANSACTION = 1000;
  * Each run of 1000 games is one transaction, so a failure part-way leaves the earlier runs written;
  * running the same input again is safe.
  */
-export async function upsertGames(db: Database, input: readonly GameInput[]): Promise<{ games: number; packages: number }> {
+export async function upsertGames(db: DbExecutor, input: readonly GameInput[]): Promise<{ games: number; packages: number }> {
   assertValidGames(input);
   let packageCount = 0;
   for (let start = 0; start < input.length; start += GAMES_PER_TRANSACTION) {
@@ -90,7 +90,7 @@ export async function upsertGames(db: Database, input: readonly GameInput[]): Pr
   return { games: input.length, packages: packageCount };
 }
 
-async function upsertGameChunk(db: Database, chunk: readonly GameInput[]): Promise<number> {
+async function upsertGameChunk(db: DbExecutor, chunk: readonly GameInput[]): Promise<number> {
   const gameRows = chunk.map((g) => ({
     app_id: g.appId,
     title: g.title,
@@ -246,7 +246,7 @@ export async function upsertPromoCodes(db: Database, input: readonly PromoCodeIn
  * path that writes games, packages, regional prices or rates calls it once when done: per batch
  * would recount the whole catalog each time.
  */
-export async function refreshCatalogCounts(db: Database): Promise<void> {
+export async function refreshCatalogCounts(db: DbExecutor): Promise<void> {
   await refreshSortTiers(db);
   await refreshGiftability(db);
   await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_counts`);
@@ -259,7 +259,7 @@ export async function refreshCatalogCounts(db: Database): Promise<void> {
  * price and it is not free to play), 0 otherwise; every catalog order puts tier 1 last. Only the
  * rows whose tier changed are written.
  */
-async function refreshSortTiers(db: Database): Promise<void> {
+async function refreshSortTiers(db: DbExecutor): Promise<void> {
   await db.execute(sql`
     UPDATE games g SET sort_tier = t.tier
     FROM (SELECT x.app_id,

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database, DbExecutor } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/client";
 import type { RegionOffer } from "@/lib/catalog/availability";
 import { env } from "@/lib/env";
 
@@ -50,10 +50,14 @@ export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<
  * or rates calls it (then refreshCatalogCounts). One statement computes the whole set and writes
  * only the difference (rows gone, rows new, a changed sort_rank), so readers see the old set until
  * the new one is whole, and one game's edit writes that game's rows, not the store's millions.
+ * One refresh at a time: two at once would each compute the set before the other's rows commit.
  */
-export async function refreshGiftability(db: Database, maxGapPercent: number = env.GIFT_PRICE_GAP): Promise<void> {
+export async function refreshGiftability(db: DbExecutor, maxGapPercent: number = env.GIFT_PRICE_GAP): Promise<void> {
   const gapBasisPoints = Math.round(maxGapPercent * 100);
-  await db.execute(sql`
+  await db.transaction(async (tx) => {
+    // Held to the end of the caller's transaction when there is one.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('giftkey:giftable_games'))`);
+    await tx.execute(sql`
     WITH rate AS (
       SELECT DISTINCT ON (currency) currency, rub_micros_per_unit FROM currency_rates ORDER BY currency, as_of DESC
     ),
@@ -80,6 +84,7 @@ export async function refreshGiftability(db: Database, maxGapPercent: number = e
     SELECT region, app_id, sort_rank FROM giftable
     ON CONFLICT (region, app_id) DO UPDATE SET sort_rank = excluded.sort_rank
       WHERE giftable_games.sort_rank IS DISTINCT FROM excluded.sort_rank`);
+  });
 }
 
 /** Adds or replaces rates (one per currency and day). The caller refreshes giftability and the counts. */

@@ -1,18 +1,30 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
-import { STAFF_ROLES, can, type Permission, type StaffRole } from "@/lib/admin/permissions";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { STAFF_ROLES, type Permission, type StaffRole } from "@/lib/admin/permissions";
+import type { Database } from "@/lib/db/client";
+import { EXPECTED_ACTIONS, EXPECTED_ROLES } from "@/tests/support/admin-permissions";
+import { createTestDatabase } from "../support/db";
 
 // The permission table, action by action: every server action under app/admin is called as a
-// guest, a shopper and each staff role. A viewer without the action's permission must get
-// `permission_denied` (a guest `not_signed_in`) before the action reads its input; a viewer with
-// it must get past the check (the probe input then fails validation, or the work itself runs).
+// guest, a shopper and each staff role, and the answer is held against the table written out by
+// hand from the issue (tests/support/admin-permissions.ts), not against `can()`. A viewer without
+// the permission must get `permission_denied` (a guest `not_signed_in`) before the action reads its
+// input; a viewer with it must get past the check (the probe input then fails validation, or the
+// work itself runs).
 
 const viewer = vi.hoisted(() => ({ user: null as { id: string; email: string; name: null } | null, role: null as string | null }));
 vi.mock("@/lib/auth/session", () => ({ getSessionUser: async () => viewer.user }));
 vi.mock("@/lib/services/staff", async (original) => ({
   ...(await original<typeof import("@/lib/services/staff")>()),
   findStaffRole: async () => viewer.role,
+}));
+// The staff check asks getDb() for the database before it asks for the role: a database of this
+// test's own, so the check (and any work a probe reaches) runs without the app's DATABASE_URL.
+const test = vi.hoisted(() => ({ db: null as Database | null }));
+vi.mock("@/lib/db/client", async (original) => ({
+  ...(await original<typeof import("@/lib/db/client")>()),
+  getDb: () => test.db!,
 }));
 // The probe never reaches the work, but an action that parses an empty input successfully would:
 // keep its revalidation from needing a Next request.
@@ -29,6 +41,10 @@ function actionFiles(dir: string): string[] {
 }
 
 type Action = ((input: unknown) => Promise<{ ok: boolean; reason?: string }>) & { permission?: Permission };
+
+const database = await createTestDatabase();
+test.db = database.db;
+afterAll(() => database.close());
 
 const files = actionFiles(path.join(root, "app/admin"));
 const modules = await Promise.all(
@@ -55,15 +71,22 @@ describe("back-office server actions", () => {
     }
   });
 
+  it("are exactly the ones the hand-written table lists, each demanding the permission it names", () => {
+    expect(actions.map((a) => `${a.file} ${a.name}`).sort()).toEqual(Object.keys(EXPECTED_ACTIONS).sort());
+    for (const { file, name, action } of actions) expect(action.permission, `${file} ${name}`).toBe(EXPECTED_ACTIONS[`${file} ${name}`]);
+  });
+
   it.each(actions.map((a) => ({ ...a, label: `${a.file} ${a.name}` })))("$label refuses a guest and a shopper", async ({ action }) => {
     expect(await action(PROBE)).toMatchObject({ ok: false, reason: "not_signed_in" });
     viewer.user = { id: "00000000-0000-4000-8000-000000000001", email: "shopper@example.com", name: null };
     expect(await action(PROBE)).toMatchObject({ ok: false, reason: "permission_denied" });
   });
 
-  const table = actions.flatMap((a) =>
-    STAFF_ROLES.map((role) => ({ ...a, role, allowed: can(role, a.action.permission!), label: `${a.file} ${a.name}` })),
-  );
+  const table = actions.flatMap((a) => {
+    const label = `${a.file} ${a.name}`;
+    const expected = EXPECTED_ACTIONS[label];
+    return STAFF_ROLES.map((role) => ({ ...a, role, allowed: expected ? EXPECTED_ROLES[expected].includes(role) : false, label }));
+  });
   it.each(table)("$label as $role: allowed=$allowed", async ({ action, role, allowed }) => {
     viewer.user = { id: "00000000-0000-4000-8000-000000000002", email: `${role}@example.com`, name: null };
     viewer.role = role satisfies StaffRole;

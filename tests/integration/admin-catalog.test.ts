@@ -285,20 +285,65 @@ describe("the catalog", () => {
     const file = {
       ...sample,
       "4000001": { success: true, data: { type: "game", name: "", steam_appid: 4000001 } },
+      // The file's rules let it through; the database refuses its package id (out of range for integer).
+      "4000002": { success: true, data: { type: "game", name: "Overflow", steam_appid: 4000002, packages: [3_000_000_000] } },
     };
     const progress: [number, number][] = [];
     const result = await importCatalogFile(t.db, actor, { name: "sample.json", text: JSON.stringify(file) }, (done, total) => {
       progress.push([done, total]);
     });
     expect(result.imported + result.updated).toBe(4);
-    expect(progress.at(-1)).toEqual([4, 4]);
-    const errors = Object.fromEntries(result.errors.map((e) => [e.entry, e.reason]));
-    expect(errors["4000001"]).toMatch(/^invalid data: name/);
-    expect(errors["999999"]).toMatch(/success is false/);
+    expect(progress.at(-1)).toEqual([5, 5]);
+    const errors = Object.fromEntries(result.errors.map(({ entry, ...e }) => ["app" in entry ? entry.app : "?", e]));
+    expect(errors["4000001"]).toEqual({ reason: "invalid_data", details: { fields: "name" } });
+    expect(errors["999999"]).toEqual({ reason: "store_returned_nothing", details: {} });
+    expect(errors["4000002"]).toEqual({ reason: "database_refused", details: { rule: "SQLSTATE 22003" } });
+    // The refused game was undone alone: the rest of its batch is written.
+    const written = await t.pool.query<{ app_id: number }>("SELECT app_id FROM games WHERE app_id = ANY($1::int[])", [
+      [440, 1086940, 1174180, 3164330, 4000002],
+    ]);
+    expect(written.rows.map((r) => r.app_id).sort((a, b) => a - b)).toEqual([440, 1086940, 1174180, 3164330]);
     expect(await lastAudit("catalog.import")).toMatchObject({
       targetType: "catalog",
       targetId: "sample.json",
       after: { imported: result.imported, updated: result.updated, errors: result.errors.length },
     });
+  });
+
+  /** A file of `count` new games from app id `from`: more than one batch of the import (50). */
+  const manyGames = (from: number, count: number) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [
+          String(from + i),
+          { success: true, data: { type: "game", name: `Batch Game ${from + i}`, steam_appid: from + i } },
+        ]),
+      ),
+    );
+  const gamesFrom = async (from: number, count: number) =>
+    (await t.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM games WHERE app_id BETWEEN $1 AND $2", [from, from + count - 1]))
+      .rows[0]!.n;
+  const importEntries = async (name: string) =>
+    (await t.pool.query("SELECT 1 FROM audit_log WHERE action = 'catalog.import' AND target_id = $1", [name])).rowCount;
+
+  it("writes nothing and records nothing when the import fails after its first batch", async () => {
+    let batches = 0;
+    await expect(
+      importCatalogFile(t.db, actor, { name: "dies-midway.json", text: manyGames(4100000, 120) }, () => {
+        batches += 1;
+        if (batches === 2) throw new Error("the connection went away");
+      }),
+    ).rejects.toThrow("the connection went away");
+    expect(batches).toBe(2);
+    expect(await gamesFrom(4100000, 120)).toBe(0);
+    expect(await importEntries("dies-midway.json")).toBe(0);
+  });
+
+  it("writes no game when its audit entry cannot be written", async () => {
+    // An actor whose account is gone: the entry's reference to it is refused at the very end.
+    const ghost: Actor = { userId: "00000000-0000-4000-8000-00000000dead", label: "ghost@example.com" };
+    await expect(importCatalogFile(t.db, ghost, { name: "unaudited.json", text: manyGames(4200000, 60) }, () => {})).rejects.toThrow();
+    expect(await gamesFrom(4200000, 60)).toBe(0);
+    expect(await importEntries("unaudited.json")).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import { STORE_CATEGORIES } from "@/lib/schemas/catalog";
 import { clearCatalogCache, getGameOrThrow, listCatalog } from "@/lib/services/catalog";
 import { refreshCatalogCounts } from "@/lib/services/catalog-write";
 import { verifyGift } from "@/lib/services/gifts";
-import { upsertCurrencyRates } from "@/lib/services/giftability";
+import { refreshGiftability, upsertCurrencyRates } from "@/lib/services/giftability";
 import { authenticateToken, issueStorefrontToken, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { refusal } from "@/tests/support/refusal";
@@ -185,5 +185,18 @@ describe("giftableTo", () => {
           ORDER BY gg.sort_rank, gg.app_id LIMIT 24`,
     );
     expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Index (Only )?Scan using giftable_games_region_sort_idx/);
+  });
+});
+
+describe("refreshing giftable_games", () => {
+  it("from two connections at once, neither fails (two back-office changes at the same moment)", async () => {
+    // Each refresh empties and refills the table in one transaction; unserialized, the second's
+    // DELETE missed the first's new rows and its INSERT met them (duplicate key).
+    for (let round = 0; round < 5; round++) {
+      const results = await Promise.allSettled([refreshGiftability(t.db), refreshGiftability(t.db), refreshGiftability(t.db)]);
+      expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason?.cause ?? ""))).toEqual(
+        [],
+      );
+    }
   });
 });

@@ -76,11 +76,11 @@ describe("staff roles", () => {
 
 describe("the audit log", () => {
   it("is append-only in the database: an entry cannot be edited or deleted", async () => {
-    await recordAudit(t.db, CLI_ACTOR, { action: "test.write", targetType: "thing", targetId: 1, after: { a: 1 } });
-    await expect(t.db.execute(sql`UPDATE audit_log SET after = '{"a":2}' WHERE action = 'test.write'`)).rejects.toMatchObject({
+    await recordAudit(t.db, CLI_ACTOR, { action: "gear.stock", targetType: "gear_item", targetId: "append-only", after: { stock: 1 } });
+    await expect(t.db.execute(sql`UPDATE audit_log SET after = '{"stock":2}' WHERE target_id = 'append-only'`)).rejects.toMatchObject({
       cause: { message: expect.stringMatching(/never edited/) },
     });
-    await expect(t.db.execute(sql`DELETE FROM audit_log WHERE action = 'test.write'`)).rejects.toMatchObject({
+    await expect(t.db.execute(sql`DELETE FROM audit_log WHERE target_id = 'append-only'`)).rejects.toMatchObject({
       cause: { message: expect.stringMatching(/never deleted/) },
     });
   });

@@ -3,10 +3,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/account/styles";
 import { AdminHeading, TableRegion, param, tableClass, tdClass, thClass, type AdminSearchParams } from "@/components/admin/ui";
+import { AUDIT_ACTIONS } from "@/lib/admin/audit-catalog";
+import { auditActionName, auditChanges, auditNoteText, auditTargetName } from "@/lib/admin/audit-text";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
+import { intlLocale } from "@/lib/i18n/config";
 import { getMessages } from "@/lib/i18n/server";
-import { listAudit, type AuditEntry } from "@/lib/services/audit";
+import { listAudit } from "@/lib/services/audit";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
@@ -22,17 +25,6 @@ function moscowDay(value: string | undefined, plusDays = 0): Date | undefined {
   const date = new Date(`${value}T00:00:00+03:00`);
   if (Number.isNaN(date.getTime())) return undefined;
   return new Date(date.getTime() + plusDays * 86_400_000);
-}
-
-/** The fields that differ between before and after, each as `key: before → after`. */
-function changes(entry: AuditEntry): { key: string; before: string; after: string }[] {
-  const before = entry.before ?? {};
-  const after = entry.after ?? {};
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
-  return keys
-    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]) || !entry.before || !entry.after)
-    .map((k) => ({ key: k, before: entry.before ? show(before[k]) : "—", after: entry.after ? show(after[k]) : "—" }));
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: AdminSearchParams }) {
@@ -56,7 +48,17 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
     before: Number.isSafeInteger(beforeId) && beforeId > 0 ? beforeId : undefined,
     limit: PAGE_SIZE,
   });
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "medium", timeZone: "Europe/Moscow" });
+  // Moscow time, as the date filter reads its days; the zone is printed beside it.
+  const dateTime = new Intl.DateTimeFormat(intlLocale(locale), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZone: "Europe/Moscow",
+    timeZoneName: "short",
+  });
   const query = (extra: Record<string, string>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filter, target: filter.targetId, ...extra })) if (v && k !== "targetId") q.set(k, v);
@@ -77,7 +79,14 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
           <label htmlFor="audit-action" className={labelClass}>
             {m.filterAction}
           </label>
-          <input id="audit-action" name="action" defaultValue={filter.action} placeholder="order.refund" className={`mt-1 ${inputClass}`} />
+          <select id="audit-action" name="action" defaultValue={filter.action ?? ""} className={`mt-1 ${inputClass}`}>
+            <option value="">{m.anyAction}</option>
+            {AUDIT_ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {m.actions[action]}
+              </option>
+            ))}
+          </select>
         </div>
         <div>
           <label htmlFor="audit-target" className={labelClass}>
@@ -134,32 +143,38 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td className={`${tdClass} whitespace-nowrap`}>{dateTime.format(entry.at)}</td>
-                  <td className={`${tdClass} break-all`}>{entry.actor}</td>
-                  <td className={`${tdClass} font-mono text-xs`}>{entry.action}</td>
-                  <td className={`${tdClass} text-xs break-all`}>
+                  <td className={`${tdClass} min-w-32`}>{dateTime.format(entry.at)}</td>
+                  <td className={`${tdClass} min-w-40 wrap-anywhere`}>{entry.actor}</td>
+                  <td className={`${tdClass} min-w-32`}>{auditActionName(entry.action, t)}</td>
+                  <td className={`${tdClass} min-w-32 text-xs wrap-anywhere`}>
                     {entry.targetType === "intent" ? (
                       <Link href={`/admin/orders/${entry.targetId}`} className="text-sky-300 underline">
-                        {entry.targetType} {entry.targetId}
+                        {auditTargetName(entry.targetType, t)} {entry.targetId}
                       </Link>
                     ) : (
-                      `${entry.targetType} ${entry.targetId}`
+                      `${auditTargetName(entry.targetType, t)} ${entry.targetId}`
                     )}
                   </td>
-                  <td className={`${tdClass} text-xs`}>
+                  <td className={`${tdClass} min-w-56 text-xs`}>
                     <dl className="space-y-1">
-                      {changes(entry).map((c) => (
-                        <div key={c.key} className="break-all">
-                          <dt className="inline font-semibold text-slate-300">{c.key}: </dt>
+                      {auditChanges(entry, t, locale).map((c) => (
+                        <div key={c.key} className="wrap-anywhere">
+                          <dt className="inline font-semibold text-slate-300">{c.field}: </dt>
                           <dd className="inline">
-                            <span className="text-slate-400">{c.before}</span> → <span className="text-slate-100">{c.after}</span>
+                            {c.before !== undefined && c.after !== undefined ? (
+                              <>
+                                <span className="text-slate-400">{c.before}</span> → <span className="text-slate-100">{c.after}</span>
+                              </>
+                            ) : (
+                              <span className="text-slate-100">{c.before ?? c.after}</span>
+                            )}
                           </dd>
                         </div>
                       ))}
                       {entry.note ? (
-                        <div className="break-all">
+                        <div className="wrap-anywhere">
                           <dt className="inline font-semibold text-slate-300">{m.note}: </dt>
-                          <dd className="inline">{entry.note}</dd>
+                          <dd className="inline">{auditNoteText(entry, t)}</dd>
                         </div>
                       ) : null}
                     </dl>

@@ -108,7 +108,7 @@ export default async function AdminCatalogPage({ searchParams }: { searchParams:
                     <td className={tdClass}>
                       <span className={g.hidden ? toneBadge.bad : toneBadge.good}>{g.hidden ? m.hidden : m.shown}</span>
                     </td>
-                    <td className={`${tdClass} min-w-[13rem]`}>
+                    <td className={`${tdClass} min-w-[15rem]`}>
                       <div className="flex flex-wrap items-center gap-2">
                         <Link
                           href={`/admin/catalog/${g.appId}`}
@@ -145,7 +145,7 @@ export default async function AdminCatalogPage({ searchParams }: { searchParams:
           {m.import.heading}
         </h2>
         <p className="mt-1 mb-4 text-sm text-slate-300">
-          {format(m.import.intro, { size: `${CATALOG_IMPORT_MAX_BYTES / 1024 / 1024} MB` })}
+          {format(m.import.intro, { size: format(m.import.megabytes, { n: CATALOG_IMPORT_MAX_BYTES / 1024 / 1024 }) })}
         </p>
         <CatalogImport />
       </section>

@@ -107,7 +107,7 @@ export default async function GearStockPage({ searchParams }: { searchParams: Ad
                     {item.title}
                     <span className="block font-mono text-xs text-slate-400">{item.item}</span>
                   </td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} min-w-28`}>
                     {item.platformTitle}
                     <span className="block text-xs text-slate-400">{item.platformAppId}</span>
                   </td>

@@ -95,15 +95,15 @@ export default async function MailPage({ searchParams }: { searchParams: AdminSe
             <tbody>
               {messages.map((msg) => (
                 <tr key={msg.id}>
-                  <td className={`${tdClass} whitespace-nowrap`}>
+                  <td className={`${tdClass} min-w-28`}>
                     <LocalTime value={msg.createdAt.toISOString()} />
                   </td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} min-w-48`}>
                     <Link href={`/admin/mail/${msg.id}`} className={linkClass}>
                       {msg.subject}
                     </Link>
                     <p className="text-xs text-slate-400">
-                      {m.kinds[msg.kind]} · {msg.locale}
+                      {m.kinds[msg.kind]} · {t.adminOrders.order.locales[msg.locale]}
                     </p>
                   </td>
                   <td className={`${tdClass} break-all`}>{msg.recipient}</td>

@@ -19,13 +19,13 @@ export const refundOrderAction = adminAction("orders:refund", refundOrderRequest
   return result;
 });
 
-export const resendOrderMailAction = adminAction("orders:resend", resendOrderMailRequestSchema, async (input, staff) => {
+export const resendOrderMailAction = adminAction("mail:resend", resendOrderMailRequestSchema, async (input, staff) => {
   const result = await resendOrderMail(getDb(), staff.actor, input, await origin());
   revalidatePath(`/admin/orders/${input.intentId}`);
   return result;
 });
 
-export const resendOrderCallbackAction = adminAction("orders:resend", resendOrderCallbackRequestSchema, async (input, staff) => {
+export const resendOrderCallbackAction = adminAction("callbacks:resend", resendOrderCallbackRequestSchema, async (input, staff) => {
   const result = await resendOrderCallback(getDb(), staff.actor, input);
   revalidatePath(`/admin/orders/${input.intentId}`);
   return result;

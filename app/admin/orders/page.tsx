@@ -173,7 +173,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         <p className="rounded-lg border border-slate-800 p-6 text-center text-slate-300">{m.empty}</p>
       ) : (
         <div className={tableWrapClass} tabIndex={0} role="region" aria-label={format(m.caption, { page, pages: pageCount })}>
-          <table className={`${tableClass} min-w-[60rem]`}>
+          <table className={`${tableClass} min-w-[56rem]`}>
             <caption className="sr-only">{format(m.caption, { page, pages: pageCount })}</caption>
             <thead>
               <tr>
@@ -199,9 +199,6 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   {m.columns.state}
                 </th>
                 <th scope="col" className={thClass}>
-                  {m.columns.delivery}
-                </th>
-                <th scope="col" className={thClass}>
                   {m.columns.campaign}
                 </th>
               </tr>
@@ -218,7 +215,7 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                       {r.id.slice(0, 8)}
                     </Link>
                   </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>
+                  <td className={`${tdClass} min-w-28`}>
                     <LocalTime value={r.createdAt.toISOString()} />
                   </td>
                   <td className={`${tdClass} min-w-32`}>
@@ -232,13 +229,17 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                     {r.recipient ?? "—"}
                     {r.region ? <span className="block text-slate-400">{regionName(r.region, locale)}</span> : null}
                   </td>
-                  <td className={`${tdClass} min-w-52 [overflow-wrap:anywhere]`}>{r.email}</td>
+                  <td className={`${tdClass} min-w-44 [overflow-wrap:anywhere]`}>{r.email}</td>
                   <td className={`${tdClass} text-right whitespace-nowrap tabular-nums`}>{formatRub(r.paymentAmount, intl)}</td>
                   <td className={tdClass}>
-                    <span className={badgeClass}>{m.states[r.status]}</span>
-                  </td>
-                  <td className={tdClass}>
-                    {r.deliveryStatus ? m.deliveryStatuses[r.deliveryStatus as keyof typeof m.deliveryStatuses] : "—"}
+                    <span className={`${badgeClass} whitespace-nowrap`}>{m.states[r.status]}</span>
+                    {r.deliveryStatus ? (
+                      <span className="mt-1 block text-xs whitespace-nowrap text-slate-400">
+                        {format(m.deliveryOf, {
+                          status: m.deliveryStatuses[r.deliveryStatus as keyof typeof m.deliveryStatuses] ?? r.deliveryStatus,
+                        })}
+                      </span>
+                    ) : null}
                   </td>
                   <td className={`${tdClass} break-all`}>
                     {r.campaign ?? "—"}

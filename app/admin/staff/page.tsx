@@ -1,12 +1,13 @@
 // /admin/staff - who may do what in the back office; give and take roles (admins only).
 import type { Metadata } from "next";
-import { cardClass } from "@/components/account/styles";
+import { cardClass, secondaryButtonClass } from "@/components/account/styles";
 import { ConfirmButton } from "@/components/admin/confirm-button";
 import { StaffGrantForm } from "@/components/admin/staff-grant-form";
 import { AdminHeading, TableRegion, badgeClass, tableClass, tdClass, thClass } from "@/components/admin/ui";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
+import { intlLocale } from "@/lib/i18n/config";
 import { getMessages } from "@/lib/i18n/server";
 import { listStaff } from "@/lib/services/staff";
 import { grantStaffAction, revokeStaffAction } from "./actions";
@@ -20,7 +21,15 @@ export default async function StaffPage() {
   const staff = await requirePermission("staff:manage", "/admin/staff");
   const [{ locale, t }, members] = await Promise.all([getMessages(), listStaff(getDb())]);
   const m = t.admin.staff;
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Moscow" });
+  const dateTime = new Intl.DateTimeFormat(intlLocale(locale), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Europe/Moscow",
+    timeZoneName: "short",
+  });
   return (
     <main id="main" className="space-y-6">
       <AdminHeading title={m.heading} intro={m.intro} />
@@ -78,6 +87,7 @@ export default async function StaffPage() {
                         action={revokeStaffAction}
                         input={{ email: member.email }}
                         accessibleName={`${m.revoke}: ${member.email}`}
+                        className={`${secondaryButtonClass} whitespace-nowrap`}
                       />
                     </td>
                   </tr>

@@ -45,6 +45,7 @@ export const adminOrders = defineMessages({
       campaign: "Кампания",
     },
     caption: "Заказы, страница {page} из {pages}",
+    deliveryOf: "доставка: {status}",
     kinds: { gift: "Подарок", gear: "Предмет" },
     states: {
       requires_payment: "Ждёт оплаты",
@@ -93,6 +94,7 @@ export const adminOrders = defineMessages({
       createdBy: "Кто создал",
       token: "Ключ API",
       tokenPurpose: { api: "партнёрский ключ", storefront: "сайт магазина" },
+      storefrontSession: "сессия покупателя на сайте",
       owner: "Владелец ключа",
       callbackUrl: "Адрес для уведомлений",
       paymentSection: "Оплата",
@@ -131,6 +133,11 @@ export const adminOrders = defineMessages({
       notSent: "не создано",
       yes: "да",
       no: "нет",
+      appId: "(№ {id} в Steam)",
+      attempts: "попыток: {count}",
+      packageId: "(комплект № {id})",
+      locales: { ru: "русский", en: "английский" },
+      providers: { manual: "сотрудник, вручную", sandbox: "песочница (тестовые платежи и доставка)" },
     },
     timeline: {
       status: "Состояние: {value}",
@@ -147,6 +154,14 @@ export const adminOrders = defineMessages({
       by: "кто: {actor}",
       why: "почему: {reason}",
       error: "ошибка: {error}",
+      step: "шаг: {step}",
+      outcomes: { progress: "шаг выполнен", delivered: "доставлено", retry: "не вышло, будет повтор", failed: "не удалась" },
+      reasons: {
+        created: "заказ оформлен",
+        notPaidInTime: "не оплачен вовремя",
+        delivered: "доставлен",
+        manual: "отправит сотрудник",
+      },
     },
     mailKinds: {
       receipt: "Чек",
@@ -156,11 +171,6 @@ export const adminOrders = defineMessages({
     },
     mailStatuses: { pending: "в очереди", sent: "отправлено", stored: "сохранено (без SMTP)", failed: "не отправлено" },
     callbackStatuses: { pending: "в очереди", delivered: "доставлено", stopped: "остановлено (410)", failed: "не доставлено" },
-    auditActions: {
-      "order.refund": "возврат денег",
-      "mail.resend": "повторная отправка письма",
-      "callback.resend": "повторное уведомление",
-    },
     refund: {
       button: "Вернуть деньги",
       title: "Вернуть деньги за заказ {id}?",
@@ -227,6 +237,7 @@ export const adminOrders = defineMessages({
       campaign: "Campaign",
     },
     caption: "Orders, page {page} of {pages}",
+    deliveryOf: "delivery: {status}",
     kinds: { gift: "Gift", gear: "Item" },
     states: {
       requires_payment: "Awaiting payment",
@@ -275,6 +286,7 @@ export const adminOrders = defineMessages({
       createdBy: "Created by",
       token: "API token",
       tokenPurpose: { api: "partner token", storefront: "the store's website" },
+      storefrontSession: "a shopper's session on the website",
       owner: "Token owner",
       callbackUrl: "Callback URL",
       paymentSection: "Payment",
@@ -313,6 +325,11 @@ export const adminOrders = defineMessages({
       notSent: "not written",
       yes: "yes",
       no: "no",
+      appId: "(app {id})",
+      attempts: "attempts: {count}",
+      packageId: "(package {id})",
+      locales: { ru: "Russian", en: "English" },
+      providers: { manual: "staff, by hand", sandbox: "sandbox (test payments and deliveries)" },
     },
     timeline: {
       status: "State: {value}",
@@ -329,6 +346,14 @@ export const adminOrders = defineMessages({
       by: "by: {actor}",
       why: "why: {reason}",
       error: "error: {error}",
+      step: "step: {step}",
+      outcomes: { progress: "step done", delivered: "delivered", retry: "did not go through, will retry", failed: "failed" },
+      reasons: {
+        created: "order placed",
+        notPaidInTime: "not paid in time",
+        delivered: "delivered",
+        manual: "a member of staff will send it",
+      },
     },
     mailKinds: {
       receipt: "Receipt",
@@ -338,7 +363,6 @@ export const adminOrders = defineMessages({
     },
     mailStatuses: { pending: "queued", sent: "sent", stored: "kept (no SMTP)", failed: "not sent" },
     callbackStatuses: { pending: "queued", delivered: "delivered", stopped: "stopped (410)", failed: "not delivered" },
-    auditActions: { "order.refund": "refund", "mail.resend": "e-mail sent again", "callback.resend": "callback sent again" },
     refund: {
       button: "Refund",
       title: "Refund order {id}?",

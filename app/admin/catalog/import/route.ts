@@ -1,5 +1,6 @@
 // POST /admin/catalog/import - import an uploaded file of store appdetails responses, answering NDJSON progress lines
 import { errorResponse } from "@/lib/api/errors";
+import { withRequestContext } from "@/lib/api/request-context";
 import { authorizeStaff } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { isDomainError } from "@/lib/errors";
@@ -8,7 +9,7 @@ import { log } from "@/lib/log";
 import { CATALOG_IMPORT_MAX_BYTES, type CatalogImportLine } from "@/lib/schemas/admin-catalog";
 import { importCatalogFile } from "@/lib/services/admin-catalog";
 
-export async function POST(request: Request): Promise<Response> {
+export const POST = withRequestContext(async (request: Request) => {
   const staff = await authorizeStaff("catalog:write").catch((err: unknown) => {
     if (isDomainError(err)) return errorResponse(err.reason, err.details as never);
     throw err;
@@ -43,4 +44,4 @@ export async function POST(request: Request): Promise<Response> {
     },
   });
   return new Response(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" } });
-}
+});

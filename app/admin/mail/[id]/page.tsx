@@ -42,7 +42,7 @@ export default async function MailMessagePage({ params }: { params: Promise<{ id
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
         {row(m.to, message.recipient)}
         {row(m.kind, m.kinds[message.kind])}
-        {row(m.language, message.locale)}
+        {row(m.language, t.adminOrders.order.locales[message.locale])}
         {row(m.status, m.statuses[message.status])}
         {row(m.created, <LocalTime value={message.createdAt.toISOString()} />)}
         {message.sentAt ? row(m.sentAt, <LocalTime value={message.sentAt.toISOString()} />) : null}
@@ -64,7 +64,7 @@ export default async function MailMessagePage({ params }: { params: Promise<{ id
         className="h-[720px] w-full rounded-md border border-slate-700 bg-white"
       />
       <h2 className="text-lg font-semibold text-white">{m.textPart}</h2>
-      <pre className="rounded-md border border-slate-700 bg-slate-900 p-4 text-sm [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-100">
+      <pre className="rounded-md border border-slate-700 bg-slate-900 p-4 text-sm wrap-anywhere whitespace-pre-wrap text-slate-100">
         {message.text}
       </pre>
     </main>

@@ -6,12 +6,14 @@ import { LocalTime } from "@/components/account/local-time";
 import { cardClass, linkClass } from "@/components/account/styles";
 import { DeliveryActions } from "@/components/admin/delivery-actions";
 import { AdminHeading, badgeClass } from "@/components/admin/ui";
+import { deliveryFailureText, deliveryStepText, providerText, timelineText } from "@/lib/admin/order-timeline";
 import { can } from "@/lib/admin/permissions";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
 import { intlLocale } from "@/lib/i18n/config";
 import { regionName } from "@/lib/i18n/regions";
+import type { Messages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
 import { formatRub } from "@/lib/money";
 import { dueMailKinds, getAdminOrder, getAdminOrderTimeline, type AdminTimelineItem } from "@/lib/services/admin-orders";
@@ -38,7 +40,8 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
   const { intent, delivery } = order;
   const shortId = intent.id.slice(0, 8);
   const canRefund = can(staff.role, "orders:refund") && (order.status === "paid" || order.status === "fulfilled");
-  const canResend = can(staff.role, "orders:resend");
+  const canResendMail = can(staff.role, "mail:resend");
+  const canResendCallback = can(staff.role, "callbacks:resend");
   const mails = timeline.filter((e): e is Extract<AdminTimelineItem, { type: "mail" }> => e.type === "mail");
   const callbacks = timeline.filter((e): e is Extract<AdminTimelineItem, { type: "callback" }> => e.type === "callback");
   const campaign = UTM_KEYS.filter((k) => intent.attribution?.[k]);
@@ -61,11 +64,11 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
           <Row label={intent.kind === "gift" ? o.game : o.platform}>
             {order.gameTitle}
             {order.gameTitleRu && order.gameTitleRu !== order.gameTitle ? ` / ${order.gameTitleRu}` : ""}{" "}
-            <span className="text-slate-400">(app {intent.appId})</span>
+            <span className="text-slate-400">{format(o.appId, { id: intent.appId })}</span>
           </Row>
           {intent.kind === "gift" ? (
             <Row label={o.edition}>
-              {order.edition ?? "—"} <span className="text-slate-400">(package {intent.packageId})</span>
+              {order.edition ?? "—"} <span className="text-slate-400">{format(o.packageId, { id: intent.packageId ?? "—" })}</span>
             </Row>
           ) : (
             <Row label={o.gearItem}>
@@ -98,7 +101,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
           <Row label={o.email}>
             <span className="break-all">{intent.email}</span>
           </Row>
-          <Row label={o.locale}>{intent.locale}</Row>
+          <Row label={o.locale}>{o.locales[intent.locale]}</Row>
         </Card>
 
         <Card title={o.amounts}>
@@ -134,7 +137,9 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
 
         <Card title={o.createdBy}>
           <Row label={o.token}>
-            {order.token.name} <span className="font-mono text-slate-400">({order.token.prefix}…)</span>
+            {/* The store's own session tokens all bear one English system name; say what they are instead. */}
+            {order.token.purpose === "storefront" ? o.storefrontSession : order.token.name}{" "}
+            <span className="font-mono text-slate-400">({order.token.prefix}…)</span>
           </Row>
           <Row label={m.columns.kind}>{o.tokenPurpose[order.token.purpose]}</Row>
           <Row label={o.owner}>
@@ -146,7 +151,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         </Card>
 
         <Card title={o.paymentSection}>
-          <Row label={o.provider}>{intent.paymentProvider ?? "—"}</Row>
+          <Row label={o.provider}>{providerText(intent.paymentProvider, t)}</Row>
           <Row label={o.providerPaymentId}>
             <span className="font-mono break-all">{intent.providerPaymentId ?? "—"}</span>
           </Row>
@@ -178,15 +183,11 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         {delivery ? (
           <div className="mt-3 grid gap-x-6 gap-y-2 text-sm lg:grid-cols-2">
             <Row label={o.deliveryStatus}>{m.deliveryStatuses[delivery.status]}</Row>
-            <Row label={o.deliveryStep}>{t.adminPartners.actions.steps[delivery.step]}</Row>
-            <Row label={o.deliveryProvider}>{delivery.provider}</Row>
+            <Row label={o.deliveryStep}>{deliveryStepText(delivery.step, t)}</Row>
+            <Row label={o.deliveryProvider}>{providerText(delivery.provider, t)}</Row>
             <Row label={o.deliveryAttempts}>{delivery.attemptCount}</Row>
             <Row label={o.assignedTo}>{order.assigneeEmail ?? o.nobody}</Row>
-            {delivery.failureReason ? (
-              <Row label={o.deliveryFailure}>
-                <span className="font-mono">{delivery.failureReason}</span>
-              </Row>
-            ) : null}
+            {delivery.failureReason ? <Row label={o.deliveryFailure}>{deliveryFailureText(delivery.failureReason, t)}</Row> : null}
           </div>
         ) : (
           <p className="mt-2 text-sm text-slate-300">{o.noDelivery}</p>
@@ -212,7 +213,7 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         <h2 id="actions" className="text-lg font-semibold text-white">
           {o.actions}
         </h2>
-        {!canRefund && !canResend ? <p className="mt-2 text-sm text-slate-300">{o.noActions}</p> : null}
+        {!canRefund && !canResendMail && !canResendCallback ? <p className="mt-2 text-sm text-slate-300">{o.noActions}</p> : null}
         {canRefund ? (
           <div className="mt-3 flex flex-wrap items-center gap-3">
             <RefundButton intentId={intent.id} shortId={shortId} amount={rub(intent.paymentAmount)} />
@@ -230,9 +231,11 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
                 <li key={kind} className="flex flex-wrap items-center gap-x-3 gap-y-1">
                   <span className="font-medium">{m.mailKinds[kind]}</span>
                   <span className="text-slate-300">
-                    {mail ? `${m.mailStatuses[mail.status as keyof typeof m.mailStatuses]} · ${mail.attemptCount}` : o.notSent}
+                    {mail
+                      ? `${m.mailStatuses[mail.status as keyof typeof m.mailStatuses]} · ${format(o.attempts, { count: mail.attemptCount })}`
+                      : o.notSent}
                   </span>
-                  {canResend ? (
+                  {canResendMail ? (
                     <ResendButton
                       intentId={intent.id}
                       mailKind={kind}
@@ -256,10 +259,10 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
                 <span className="font-mono">{c.eventType}</span>
                 <span className="break-all text-slate-300">{c.url}</span>
                 <span className="text-slate-300">
-                  {m.callbackStatuses[c.status as keyof typeof m.callbackStatuses]} · {c.attemptCount}
+                  {m.callbackStatuses[c.status as keyof typeof m.callbackStatuses]} · {format(o.attempts, { count: c.attemptCount })}
                   {c.resendOf ? ` · ${m.timeline.callbackResent}` : ""}
                 </span>
-                {canResend ? (
+                {canResendCallback ? (
                   <ResendButton
                     intentId={intent.id}
                     callbackId={c.id}
@@ -296,67 +299,8 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
   );
 }
 
-type Messages = Awaited<ReturnType<typeof getMessages>>["t"];
-
 function TimelineText({ item, t, rub }: { item: AdminTimelineItem; t: Messages; rub: (k: number) => string }) {
-  const m = t.adminOrders;
-  const tl = m.timeline;
-  const extra: string[] = [];
-  let text: string;
-  switch (item.type) {
-    case "status":
-      text = format(tl.status, { value: m.states[item.value as keyof typeof m.states] ?? item.value });
-      if (item.reason) extra.push(format(tl.why, { reason: item.reason }));
-      if (item.actor) extra.push(format(tl.by, { actor: item.actor }));
-      break;
-    case "delivery":
-      text = format(tl.delivery, { value: item.value });
-      if (item.reason) extra.push(format(tl.why, { reason: item.reason }));
-      if (item.actor) extra.push(format(tl.by, { actor: item.actor }));
-      break;
-    case "payment":
-      text = format(tl.payment, { amount: rub(item.amount), provider: item.provider ?? "—", id: item.providerPaymentId ?? "—" });
-      break;
-    case "refund":
-      text = format(tl.refund, {
-        reason: m.order.refundReasons[item.reason as keyof typeof m.order.refundReasons] ?? item.reason ?? "—",
-        id: item.providerRefundId ?? "—",
-      });
-      if (item.note) extra.push(item.note);
-      break;
-    case "delivery_attempt":
-      text = format(tl.deliveryAttempt, { attempt: item.attempt, outcome: item.outcome });
-      if (item.step) extra.push(item.step);
-      if (item.failureReason) extra.push(item.failureReason);
-      if (item.actor) extra.push(format(tl.by, { actor: item.actor }));
-      break;
-    case "callback":
-      text = format(tl.callback, {
-        event: item.eventType,
-        url: item.url,
-        status: m.callbackStatuses[item.status as keyof typeof m.callbackStatuses] ?? item.status,
-        attempts: item.attemptCount,
-      });
-      if (item.resendOf) extra.push(tl.callbackResent);
-      break;
-    case "callback_attempt":
-      text = format(tl.callbackAttempt, { attempt: item.attempt, result: item.responseStatus ?? tl.noAnswer, ms: item.durationMs });
-      if (item.error) extra.push(format(tl.error, { error: item.error }));
-      break;
-    case "mail":
-      text = format(tl.mail, {
-        kind: m.mailKinds[item.kind],
-        to: item.recipient,
-        status: m.mailStatuses[item.status as keyof typeof m.mailStatuses] ?? item.status,
-        attempts: item.attemptCount,
-      });
-      if (item.lastError) extra.push(format(tl.error, { error: item.lastError }));
-      break;
-    case "audit":
-      text = format(tl.audit, { actor: item.actor, action: m.auditActions[item.action as keyof typeof m.auditActions] ?? item.action });
-      if (item.note) extra.push(item.note);
-      break;
-  }
+  const { text, extra } = timelineText(item, t, rub);
   return (
     <>
       <p className="break-words text-slate-100">{text}</p>

@@ -1,6 +1,7 @@
 // GET /admin/orders/export - the order list's filtered set as CSV (the list's own URL parameters)
 import { authorizeStaff } from "@/lib/admin/session";
 import { domainErrorResponse } from "@/lib/api/errors";
+import { withRequestContext } from "@/lib/api/request-context";
 import { getDb } from "@/lib/db/client";
 import { isDomainError } from "@/lib/errors";
 import { adminOrderFilterSchema, ADMIN_ORDERS_EXPORT_MAX } from "@/lib/schemas/admin-orders";
@@ -8,7 +9,7 @@ import { adminOrdersCsv, countAdminOrders } from "@/lib/services/admin-orders";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request): Promise<Response> {
+export const GET = withRequestContext(async (request: Request) => {
   try {
     await authorizeStaff("orders:read");
   } catch (err) {
@@ -41,4 +42,4 @@ export async function GET(request: Request): Promise<Response> {
       "x-export-rows": String(Math.min(total, ADMIN_ORDERS_EXPORT_MAX)),
     },
   });
-}
+});

@@ -9,6 +9,7 @@ import { PromoCodeForm } from "@/components/admin/promo-code-form";
 import { AdminHeading } from "@/components/admin/ui";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
+import type { Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { promoState } from "@/lib/schemas/admin-catalog";
@@ -26,7 +27,7 @@ export default async function EditPromoCodePage({ params }: { params: Promise<{ 
   const id = /^\d{1,9}$/.test(idParam) ? Number(idParam) : null;
   const promo = id === null ? null : await getPromoCode(getDb(), id);
   if (!promo) notFound();
-  const { t } = await getMessages();
+  const { locale, t } = await getMessages();
   const m = t.adminCatalog.promo;
   const state = promoState(promo, new Date());
   const fixed = promo.kind === "fixed";
@@ -62,8 +63,8 @@ export default async function EditPromoCodePage({ params }: { params: Promise<{ 
           uses: promo.uses,
           code: promo.code,
           kind: promo.kind,
-          // Kopecks back to the roubles the form takes.
-          value: fixed ? (promo.value / 100).toFixed(promo.value % 100 === 0 ? 0 : 2) : String(promo.value),
+          // Kopecks back to the roubles the form takes, with the decimal comma the Russian hint shows.
+          value: fixed ? roublesText(promo.value, locale) : String(promo.value),
           appliesTo: promo.appliesTo,
           appIds: promo.appIds?.join(", ") ?? "",
           validFrom: promo.validFrom?.toISOString() ?? null,
@@ -73,4 +74,10 @@ export default async function EditPromoCodePage({ params }: { params: Promise<{ 
       />
     </main>
   );
+}
+
+/** 15050 kopecks as the form's field takes them: "150,50" in Russian, "150.50" in English; whole roubles without decimals. */
+function roublesText(kopecks: number, locale: Locale): string {
+  const text = (kopecks / 100).toFixed(kopecks % 100 === 0 ? 0 : 2);
+  return locale === "ru" ? text.replace(".", ",") : text;
 }
