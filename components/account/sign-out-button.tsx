@@ -3,7 +3,6 @@
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { signOutSession } from "@/lib/queries/auth-client";
 
 export function SignOutButton({ className }: { className?: string }) {
   const { t } = useI18n();
@@ -12,7 +11,12 @@ export function SignOutButton({ className }: { className?: string }) {
 
   async function signOut() {
     setPending(true);
-    if (!(await signOutSession())) {
+    // The header carries this button on every page; the sign-in client loads only when it is used.
+    const signedOut = await import("@/lib/queries/auth-client").then(
+      (client) => client.signOutSession(),
+      () => false,
+    );
+    if (!signedOut) {
       setPending(false);
       return;
     }
