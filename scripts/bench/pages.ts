@@ -116,12 +116,11 @@ export async function measurePages(options: MeasurePagesOptions): Promise<PageRo
           results.push({ path, result });
           options.onRun?.(page, formFactor, run + 1, score(result, "performance"));
         }
-        const row = summarise(page, formFactor, results);
+        const { row, median } = summarise(page, formFactor, results);
         rows.push(row);
         if (options.reportDir) {
-          const median = results.find((r) => r.path === row.path)!;
           fs.mkdirSync(options.reportDir, { recursive: true });
-          fs.writeFileSync(join(options.reportDir, `${page}-${formFactor}.json`), JSON.stringify(median.result.lhr));
+          fs.writeFileSync(join(options.reportDir, `${page}-${formFactor}.json`), JSON.stringify(median.lhr));
         }
       }
     }
@@ -132,11 +131,15 @@ export async function measurePages(options: MeasurePagesOptions): Promise<PageRo
   return rows;
 }
 
-function summarise(page: PageName, formFactor: FormFactor, results: { path: string; result: RunnerResult }[]): PageRow {
+function summarise(
+  page: PageName,
+  formFactor: FormFactor,
+  results: { path: string; result: RunnerResult }[],
+): { row: PageRow; median: RunnerResult } {
   const byPerformance = [...results].sort((a, b) => score(a.result, "performance") - score(b.result, "performance"));
   const { path, result } = byPerformance[Math.floor((byPerformance.length - 1) / 2)]!;
   const medianScore = (id: string) => median(results.map((r) => score(r.result, id)));
-  return {
+  const row: PageRow = {
     page,
     path,
     formFactor,
@@ -151,6 +154,7 @@ function summarise(page: PageName, formFactor: FormFactor, results: { path: stri
     cls: Number(numeric(result, "cumulative-layout-shift").toFixed(3)),
     firstLoadJs: firstLoadJs(result),
   };
+  return { row, median: result };
 }
 
 function median(values: number[]): number {
