@@ -8,7 +8,8 @@ import { SignOutButton } from "./sign-out-button";
 /**
  * The header's account corner: "Sign in" (back to this page afterwards) for a guest; the account
  * link with the e-mail (from 640 px up) and "Sign out" for a signed-in shopper.
- * The layout passes `user` from getSessionUser().
+ * The layout passes `user` from getSessionUser(). Neither link prefetches: on every page's load that
+ * would be a server render competing with the page's own start-up on a phone, as with NavLink.
  */
 export function AccountNav({ user }: { user: { email: string } | null }) {
   const { t } = useI18n();
@@ -17,7 +18,7 @@ export function AccountNav({ user }: { user: { email: string } | null }) {
   if (!user) {
     const back = pathname === "/sign-in" || pathname === "/sign-up" ? "/account" : pathname;
     return (
-      <Link href={`/sign-in?callbackUrl=${encodeURIComponent(back)}`} className={linkClass}>
+      <Link prefetch={false} href={`/sign-in?callbackUrl=${encodeURIComponent(back)}`} className={linkClass}>
         {t.account.nav.signIn}
       </Link>
     );
@@ -25,6 +26,7 @@ export function AccountNav({ user }: { user: { email: string } | null }) {
   return (
     <div className="flex min-w-0 items-center gap-3">
       <Link
+        prefetch={false}
         href="/account"
         aria-current={pathname === "/account" ? "page" : undefined}
         className={`${linkClass} flex min-w-0 items-baseline gap-1`}
