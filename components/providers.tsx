@@ -14,7 +14,7 @@ export function Providers({
   children,
 }: {
   locale: Locale;
-  messages: Messages;
+  messages: Partial<Messages>;
   pricing: StorePricing;
   children: React.ReactNode;
 }) {

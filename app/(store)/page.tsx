@@ -3,7 +3,9 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { CatalogBrowser } from "@/components/catalog/catalog-browser";
 import { catalogTitle } from "@/components/catalog/catalog-title";
+import { I18nProvider } from "@/components/i18n/i18n-provider";
 import { getDb } from "@/lib/db/client";
+import { pickMessages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
 import { catalogHref, GIFT_REGION_COOKIE, readCatalogView, readRegion, toCatalogQuery } from "@/lib/queries/catalog-url";
 import { listCatalog, listGenres, listGiftRegions } from "@/lib/services/catalog";
@@ -42,7 +44,9 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
       <h1 className="text-2xl font-bold tracking-tight text-white sm:text-3xl">{t.catalog.heading}</h1>
       <p className="mt-1 text-slate-300">{t.catalog.intro}</p>
       <div className="mt-5">
-        <CatalogBrowser genres={genres} regions={regions} initial={{ query, data: page }} />
+        <I18nProvider locale={locale} messages={pickMessages(t, ["catalog"])}>
+          <CatalogBrowser genres={genres} regions={regions} initial={{ query, data: page }} />
+        </I18nProvider>
       </div>
     </main>
   );

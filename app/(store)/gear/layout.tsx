@@ -1,6 +1,12 @@
+import { PageMessages } from "@/components/i18n/page-messages";
 import { QueryProvider } from "@/components/query-provider";
 
-// This page's forms read and write through TanStack Query; the root layout leaves it out (see QueryProvider).
+// The texts this page's client components read (its forms may read any of the store's);
+// and TanStack Query, which its forms use and the root layout leaves out (see QueryProvider).
 export default function Layout({ children }: { children: React.ReactNode }) {
-  return <QueryProvider>{children}</QueryProvider>;
+  return (
+    <PageMessages names={"storefront"}>
+      <QueryProvider>{children}</QueryProvider>
+    </PageMessages>
+  );
 }
