@@ -100,8 +100,12 @@ export function useCatalogPage(query: CatalogQuery, initial: { query: CatalogQue
     if (!current && key === initialKey) return write(key, { data: initial.data, updatedAt: Date.now() });
     if (current?.data && !current.error && Date.now() - current.updatedAt < STALE_MS) return;
     const controller = new AbortController();
-    void load(key, controller.signal);
-    return () => controller.abort();
+    let settled = false;
+    void load(key, controller.signal).finally(() => (settled = true));
+    // Only a request still in flight is cancelled; one that has answered is left alone.
+    return () => {
+      if (!settled) controller.abort();
+    };
   }, [key, initialKey, initial.data, attempt]);
 
   // The page last shown stays while the next one loads.
