@@ -61,6 +61,11 @@ export interface PageRow {
   cls: number;
   /** Of the median run; the target applies to the catalog's mobile row. */
   firstLoadJs: FirstLoadJs;
+  /**
+   * Lighthouse's measure of the machine's speed during the runs (median; higher is faster). Its
+   * throttling multiplies the CPU time it observes, so a busy machine scores a page lower.
+   */
+  benchmarkIndex: number;
 }
 
 export interface MeasurePagesOptions {
@@ -153,6 +158,7 @@ function summarise(
     tbtMs: Math.round(numeric(result, "total-blocking-time")),
     cls: Number(numeric(result, "cumulative-layout-shift").toFixed(3)),
     firstLoadJs: firstLoadJs(result),
+    benchmarkIndex: median(results.map((r) => Math.round(r.result.lhr.environment.benchmarkIndex))),
   };
   return { row, median: result };
 }
@@ -278,13 +284,14 @@ const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
 export function printPages(rows: PageRow[], log: (line: string) => void = console.log): void {
   const runs = rows[0]?.runs ?? 0;
   log(`\nPages: Lighthouse 12, median of ${runs} run${runs === 1 ? "" : "s"} by performance score (every run's score in brackets).`);
-  log("page     form     perf  a11y  best  seo   LCP ms  TBT ms  CLS    JS gzip / raw, files         runs");
+  log("page     form     perf  a11y  best  seo   LCP ms  TBT ms  CLS    JS gzip / raw, files         CPU   runs");
   for (const r of rows) {
     const js = r.firstLoadJs;
     log(
-      `${r.page.padEnd(8)} ${r.formFactor.padEnd(8)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.seo).padStart(3)}  ${String(r.lcpMs).padStart(7)}  ${String(r.tbtMs).padStart(6)}  ${r.cls.toFixed(3)}  ${`${kib(js.compressedBytes)} / ${kib(js.rawBytes)}, ${js.files}`.padEnd(27)}  [${r.spread.join(" ")}]`,
+      `${r.page.padEnd(8)} ${r.formFactor.padEnd(8)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.seo).padStart(3)}  ${String(r.lcpMs).padStart(7)}  ${String(r.tbtMs).padStart(6)}  ${r.cls.toFixed(3)}  ${`${kib(js.compressedBytes)} / ${kib(js.rawBytes)}, ${js.files}`.padEnd(27)}  ${String(r.benchmarkIndex).padStart(4)}  [${r.spread.join(" ")}]`,
     );
   }
+  log("CPU: Lighthouse's benchmark index of the machine during the runs (median; higher is faster).");
   log("\nTargets (mobile; accessibility also on desktop):");
   for (const r of rows) {
     const perf =
