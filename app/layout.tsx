@@ -7,7 +7,7 @@ import { storePricing } from "@/lib/store-pricing";
 import { SiteFooter } from "@/components/site/site-footer";
 import { SiteHeader } from "@/components/site/site-header";
 import { getSessionUser } from "@/lib/auth/session";
-import { storefrontMessages } from "@/lib/i18n/messages";
+import { pickMessages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
 import { siteOrigin } from "@/lib/site-origin";
 import "./globals.css";
@@ -35,8 +35,8 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           {t.common.skipToContent}
         </a>
-        <Providers locale={locale} messages={storefrontMessages(t)} pricing={storePricing()}>
-          <SiteHeader locale={locale} t={t} account={<AccountNav user={user} />} />
+        <Providers locale={locale} messages={pickMessages(t, ["common"])} pricing={storePricing()}>
+          <SiteHeader locale={locale} t={t} account={<AccountNav user={user} labels={t.account.nav} />} />
           {/* The skip link's target: pages keep their own <main>; this lands right before it. */}
           <div id="content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
             <Suspense fallback={null}>

@@ -1,12 +1,12 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { CatalogBrowser } from "@/components/catalog/catalog-browser";
 import { catalogTitle } from "@/components/catalog/catalog-title";
+import { I18nProvider } from "@/components/i18n/i18n-provider";
 import { getDb } from "@/lib/db/client";
+import { pickMessages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
-import { catalogKeys } from "@/lib/queries/catalog";
 import { catalogHref, GIFT_REGION_COOKIE, readCatalogView, readRegion, toCatalogQuery } from "@/lib/queries/catalog-url";
 import { listCatalog, listGenres, listGiftRegions } from "@/lib/services/catalog";
 import { siteOrigin } from "@/lib/site-origin";
@@ -24,7 +24,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   };
 }
 
-// The first page of the view in the URL is rendered here and handed to the browser's query cache,
+// The first page of the view in the URL is rendered here and handed to the browser's catalog cache,
 // so the browser shows it at once and fetches only when the shopper changes the view.
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
   const [{ locale, t }, params, origin, jar] = await Promise.all([getMessages(), searchParams, siteOrigin(), cookies()]);
@@ -38,17 +38,15 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   const query = toCatalogQuery(view, locale);
   const db = getDb();
   const [page, genres, regions] = await Promise.all([listCatalog(db, query, origin), listGenres(db), listGiftRegions(db)]);
-  const queryClient = new QueryClient();
-  queryClient.setQueryData(catalogKeys.list(query), page);
 
   return (
     <main id="main" className="mx-auto w-full max-w-6xl px-4 pt-6 pb-16 sm:pt-10">
       <h1 className="text-2xl font-bold tracking-tight text-white sm:text-3xl">{t.catalog.heading}</h1>
       <p className="mt-1 text-slate-300">{t.catalog.intro}</p>
       <div className="mt-5">
-        <HydrationBoundary state={dehydrate(queryClient)}>
-          <CatalogBrowser genres={genres} regions={regions} />
-        </HydrationBoundary>
+        <I18nProvider locale={locale} messages={pickMessages(t, ["catalog"])}>
+          <CatalogBrowser genres={genres} regions={regions} initial={{ query, data: page }} />
+        </I18nProvider>
       </div>
     </main>
   );

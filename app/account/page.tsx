@@ -156,7 +156,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           <h1 className="text-3xl font-bold tracking-tight">{m.page.title}</h1>
           <p className="mt-1 break-words text-slate-300">{format(m.page.signedInAs, { email: user.email })}</p>
         </div>
-        <SignOutButton className={secondaryButtonClass} />
+        <SignOutButton labels={t.account.nav} className={secondaryButtonClass} />
       </div>
 
       <nav aria-label={m.page.sectionsLabel} className="mt-6">

@@ -2,17 +2,20 @@
 
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import { useI18n } from "@/components/i18n/i18n-provider";
-import { signOutSession } from "@/lib/queries/auth-client";
+import type { Messages } from "@/lib/i18n/messages";
 
-export function SignOutButton({ className }: { className?: string }) {
-  const { t } = useI18n();
+export function SignOutButton({ labels, className }: { labels: Messages["account"]["nav"]; className?: string }) {
   const pathname = usePathname();
   const [pending, setPending] = useState(false);
 
   async function signOut() {
     setPending(true);
-    if (!(await signOutSession())) {
+    // The header carries this button on every page; the sign-in client loads only when it is used.
+    const signedOut = await import("@/lib/queries/auth-client").then(
+      (client) => client.signOutSession(),
+      () => false,
+    );
+    if (!signedOut) {
       setPending(false);
       return;
     }
@@ -25,7 +28,7 @@ export function SignOutButton({ className }: { className?: string }) {
 
   return (
     <button type="button" onClick={signOut} disabled={pending} aria-busy={pending || undefined} className={className}>
-      {pending ? t.account.nav.signingOut : t.account.nav.signOut}
+      {pending ? labels.signingOut : labels.signOut}
     </button>
   );
 }

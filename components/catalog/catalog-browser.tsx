@@ -1,6 +1,5 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
@@ -8,8 +7,9 @@ import { useStorePricing } from "@/components/store-pricing";
 import { buttonClass } from "@/components/ui/button";
 import { Pagination } from "@/components/ui/pagination";
 import { format, plural } from "@/lib/i18n/format";
-import { catalogListQuery } from "@/lib/queries/catalog";
+import { useCatalogPage } from "@/lib/queries/catalog";
 import { catalogHref, GIFT_REGION_COOKIE, pageCount, readCatalogView, toCatalogQuery, type CatalogView } from "@/lib/queries/catalog-url";
+import type { CatalogQuery, CatalogResponse } from "@/lib/schemas/catalog";
 import { catalogTitle } from "./catalog-title";
 import { FilterBar } from "./filter-bar";
 import { GameCard, GameCardSkeleton } from "./game-card";
@@ -25,16 +25,25 @@ type HistoryMode = "push" | "replace";
 /**
  * The catalog's interactive part. Its state is the URL: filters and pages push a history entry,
  * search-as-you-type replaces it (after a first push, so Back leaves the search). URLs change through
- * the History API, which Next's router follows without a server round trip; TanStack Query fetches
+ * the History API, which Next's router follows without a server round trip; useCatalogPage fetches
  * the page and aborts a request that a newer one made stale.
  */
-export function CatalogBrowser({ genres, regions }: { genres: string[]; regions: string[] }) {
+export function CatalogBrowser({
+  genres,
+  regions,
+  initial,
+}: {
+  genres: string[];
+  regions: string[];
+  /** The page the server rendered, for the view in the URL it was rendered for. */
+  initial: { query: CatalogQuery; data: CatalogResponse };
+}) {
   const { locale, t } = useI18n();
   const pricing = useStorePricing();
   const searchParams = useSearchParams();
   const view = useMemo(() => readCatalogView(searchParams), [searchParams]);
   const query = toCatalogQuery(view, locale);
-  const result = useQuery({ ...catalogListQuery(query), placeholderData: keepPreviousData });
+  const result = useCatalogPage(query, initial);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   const update = (patch: Partial<CatalogView>, mode: HistoryMode) => {
@@ -103,7 +112,7 @@ export function CatalogBrowser({ genres, regions }: { genres: string[]; regions:
         </h2>
 
         {result.isError && !result.isFetching ? (
-          <CatalogError onRetry={() => void result.refetch()} />
+          <CatalogError onRetry={() => result.refetch()} />
         ) : showSkeleton || !result.data ? (
           <ul aria-busy="true" aria-label={t.common.loading} className={GRID}>
             {Array.from({ length: 8 }, (_, i) => (

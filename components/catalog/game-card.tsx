@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Price } from "@/components/ui/price";
 import { Skeleton } from "@/components/ui/skeleton";
-import { isFreeToPlay } from "@/lib/catalog/availability";
+import { isFreeToPlay } from "@/lib/catalog/free-to-play";
 import type { Locale } from "@/lib/i18n/config";
 import type { Messages } from "@/lib/i18n/messages";
 import type { StorePricing } from "@/lib/money";

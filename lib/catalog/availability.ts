@@ -102,7 +102,5 @@ export function gameAvailability(
   return refusal;
 }
 
-/** A game anyone can play for nothing: no price, and the store files it as free to play. */
-export function isFreeToPlay(game: { price: unknown; genres: readonly string[] }): boolean {
-  return game.price === null && game.genres.includes("Free to Play");
-}
+// In a module of its own, so the catalog's cards do not carry the gift rules above in their script.
+export { isFreeToPlay } from "./free-to-play";

@@ -66,6 +66,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
         {view.status === "requires_payment" ? (
           <p>
             <Link
+              prefetch={false}
               href={paymentPagePath(view.id)}
               className="inline-block rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800"
             >
@@ -119,7 +120,7 @@ export default async function OrderPage({ params, searchParams }: { params: Prom
 
         {user ? (
           <p>
-            <Link href="/account#orders" className="text-sky-300 underline underline-offset-2 hover:text-sky-200">
+            <Link prefetch={false} href="/account#orders" className="text-sky-300 underline underline-offset-2 hover:text-sky-200">
               {m.toAccount}
             </Link>
           </p>

@@ -59,6 +59,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ intent
                   than a script's confirm(): that works without JavaScript, in the page's language,
                   and keyboard and screen-reader users meet an ordinary page. */}
               <Link
+                prefetch={false}
                 href={paymentDeclinePath(view.id)}
                 className="rounded-md border border-slate-600 px-5 py-3 text-center font-medium text-slate-200 hover:border-slate-400 hover:bg-slate-800"
               >

@@ -42,9 +42,19 @@ export const messages: Record<Locale, Messages> = { ru: forLocale("ru"), en: for
 
 const ADMIN_NAMESPACES = ["admin", "adminOrders", "adminCatalog", "adminCampaigns", "adminPartners"] as const;
 
+export type Namespace = keyof Messages;
+
 /**
- * The texts the store's own pages hand to the browser: the back office's are left out of every
- * shopper's page payload (the /admin layout provides the whole set to its own pages).
+ * The namespaces `names` of `t`, for the client components of one page: every text handed to an
+ * I18nProvider travels in that page's payload, so a page hands over only what its components read.
+ */
+export function pickMessages<N extends Namespace>(t: Messages, names: readonly N[]): Pick<Messages, N> {
+  return Object.fromEntries(names.map((name) => [name, t[name]])) as Pick<Messages, N>;
+}
+
+/**
+ * Every text of the store's own pages, for those whose forms may read any of them (game, gear,
+ * account); the back office's are left out (the /admin layout provides the whole set to its pages).
  */
 export function storefrontMessages(t: Messages): Messages {
   const copy: Partial<Messages> = { ...t };

@@ -45,6 +45,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   };
 }
 
+// Its links do not prefetch: the catalog views they lead to render per request, and prefetching
+// them would compete with this page's start-up on a phone.
 export default async function GamePage({ params }: { params: Params }) {
   const [{ appId }, { locale, t }, user, requestHeaders] = await Promise.all([params, getMessages(), getSessionUser(), headers()]);
   // Structured data is not run, but the strict policy still wants every script tag to carry the nonce.
@@ -61,7 +63,7 @@ export default async function GamePage({ params }: { params: Params }) {
       <nav aria-label={t.game.breadcrumb} className="text-sm">
         <ol className="flex flex-wrap items-center gap-1 text-slate-400">
           <li>
-            <Link href="/" className="inline-flex min-h-10 items-center text-sky-300 hover:underline">
+            <Link prefetch={false} href="/" className="inline-flex min-h-10 items-center text-sky-300 hover:underline">
               {t.game.catalog}
             </Link>
           </li>
@@ -99,6 +101,7 @@ export default async function GamePage({ params }: { params: Params }) {
                 {game.genres.map((genre) => (
                   <li key={genre}>
                     <Link
+                      prefetch={false}
                       href={catalogHref({ genre: genre.toLowerCase() })}
                       className="inline-flex min-h-8 items-center rounded-full border border-slate-600 px-3 text-sm text-slate-200 hover:border-slate-400 hover:bg-slate-800"
                     >
@@ -124,7 +127,7 @@ export default async function GamePage({ params }: { params: Params }) {
               <>
                 <p className="w-full text-slate-200">{t.game.freeToPlay}</p>
                 {game.hasGear && (
-                  <Link href={`/gear?platform=${game.appId}`} className={buttonClass("primary", "w-full sm:w-auto")}>
+                  <Link prefetch={false} href={`/gear?platform=${game.appId}`} className={buttonClass("primary", "w-full sm:w-auto")}>
                     {t.game.toGear}
                   </Link>
                 )}

@@ -102,7 +102,7 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
       <p className="mt-2 text-slate-200">{texts[view.status]}</p>
       <p className="mt-4 flex flex-wrap gap-3">
         {view.status === "requires_payment" ? (
-          <Link href={paymentPagePath(view.id)} className={button}>
+          <Link prefetch={false} href={paymentPagePath(view.id)} className={button}>
             {t.outcome.toPayment}
           </Link>
         ) : back ? (
@@ -113,11 +113,11 @@ export function Outcome({ view, t, locale }: { view: IntentView; t: T; locale: L
         ) : (
           <>
             {again ? (
-              <Link href={product.href} className={button}>
+              <Link prefetch={false} href={product.href} className={button}>
                 {product.label}
               </Link>
             ) : null}
-            <Link href="/" className={again ? secondary : button}>
+            <Link prefetch={false} href="/" className={again ? secondary : button}>
               {t.outcome.backToStore}
             </Link>
           </>
@@ -148,7 +148,11 @@ export function WhatNext({ view, t, orderHref }: { view: IntentView; t: T; order
         </>
       ) : null}
       <p className="mt-4">
-        <Link href={orderHref} className="inline-block rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800">
+        <Link
+          prefetch={false}
+          href={orderHref}
+          className="inline-block rounded-md bg-sky-700 px-4 py-2 font-medium text-white hover:bg-sky-800"
+        >
           {underWay ? t.next.follow : t.next.order}
         </Link>
       </p>
