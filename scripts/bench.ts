@@ -1,5 +1,8 @@
-// npm run bench [-- --games 100000 --duration 10 --connections 32 --quick --fresh]: load-test the production
-// server against a seeded database, next to node:http (the machine's limit) and a bare route (the framework's floor).
+// npm run bench [-- --only catalog,writes,growth,reports,pages,soak --games 100000 --sizes 10000,100000,1000000
+//   --duration 10 --connections 32 --minutes 10 --quick --fresh]: every figure of issue 15 with its target and
+// met/MISSED: the production server against a seeded database, next to node:http (the machine's limit) and a bare
+// route (the framework's floor) measured in the same run; the catalog's growth from 10k to 1M games; the back
+// office's reports over 1M intents; the shopper pages' weight and Lighthouse scores; memory and a soak.
 // --cluster [--workers N --rounds R]: one `next start` process against the production start's N processes on one port.
 import { fork, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,12 +20,32 @@ import { env } from "@/lib/env";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
+import { measurePages, PAGE_TARGETS, printPages } from "./bench/pages";
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
 import { databaseUrl, freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
-import { assess, mib, ms, printClusterReport, printReport, type ClusterRow, type Durability, type Kind, type Row } from "./bench/report";
+import {
+  assess,
+  durable,
+  mib,
+  ms,
+  printClusterReport,
+  printDurability,
+  printGrowthTable,
+  printLoadTable,
+  printSummary,
+  ratio,
+  TARGETS,
+  type AssessedRow,
+  type ClusterRow,
+  type Durability,
+  type GrowthCell,
+  type Kind,
+  type Verdict,
+} from "./bench/report";
 
-const BENCH_DB = "gk_bench";
+/** One database per catalog size, so the growth table's three sizes are each seeded once and kept. */
+const benchDb = (games: number) => `gk_bench_${games}`;
 const EMBEDDED_DIR = ".data/bench-pg";
 const LOG_DIR = ".data/bench-logs";
 const WARMUP_SECONDS = 1;
@@ -57,8 +80,13 @@ const { values: args } = parseArgs({
     rounds: { type: "string" },
     minutes: { type: "string" },
     rate: { type: "string" },
+    only: { type: "string" },
+    sizes: { type: "string" },
+    "prepare-only": { type: "boolean", default: false },
   },
 });
+const PHASES = ["catalog", "writes", "growth", "reports", "pages", "soak"] as const;
+type Phase = (typeof PHASES)[number];
 const options = {
   games: intArg("games", args.games, args.quick ? 3000 : 100_000, 10, 1_000_000),
   duration: intArg("duration", args.duration, args.quick ? 3 : 10, 1, 600),
@@ -68,8 +96,11 @@ const options = {
   cluster: args.cluster ?? false,
   workers: intArg("workers", args.workers, os.availableParallelism(), 1, 256),
   rounds: intArg("rounds", args.rounds, args.quick ? 3 : 5, 1, 100),
-  soakMinutes: intArg("minutes", args.minutes, 5, 1, 240),
+  soakMinutes: intArg("minutes", args.minutes, args.quick ? 1 : 10, 1, 240),
   soakRate: intArg("rate", args.rate, 200, 1, 100_000),
+  phases: phaseList(args.only),
+  sizes: sizeList(args.sizes, args.quick ? [1000, 3000, 10_000] : [10_000, 100_000, 1_000_000]),
+  pageRuns: args.quick ? 1 : 5,
 };
 
 // ---- everything started is stopped again, in reverse order, on any exit ----
@@ -97,127 +128,291 @@ interface Scenario {
 }
 
 async function main(): Promise<void> {
-  if (options.soak) return soakMode();
+  if (args["prepare-only"]) {
+    const db = await prepareDatabase(await postgresServer());
+    return void console.log(`Prepared ${db.url.replace(/\/\/[^@]*@/, "//")}.`);
+  }
+  if (options.soak) return void (await soakPhase(await postgresServer()));
   if (options.cluster) return clusterMode();
   const startedAt = new Date();
+  const load = () => os.loadavg()[0]!.toFixed(1);
+  const has = (phase: Phase) => options.phases.includes(phase);
   console.log(
-    `Benchmark: ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ${os.cpus().length} CPUs.`,
+    `Benchmark: ${options.phases.join(", ")}; ${options.games} games, ${options.duration} s per run, ${options.connections} connections, ` +
+      `${os.availableParallelism()} CPUs, load average ${load()} at the start.`,
   );
 
   const adminUrl = await postgresServer();
-  const db = await prepareDatabase(adminUrl);
-  const pool = createPool(db.url, 2);
-  stops.push(() => pool.end());
   buildIfNeeded();
-  const plainOrigin = await startPlainServer();
+  const verdicts: Verdict[] = [];
+  const rows: AssessedRow[] = [];
+  const peaks: { server: string; bytes: number }[] = [];
+  const results: Record<string, unknown> = {};
 
-  // Phase 1: the server as configured (catalog cache on), every scenario.
-  let next = await startNext(db.url, "cached", {});
-  const rows: Row[] = [];
-  // Measured once per body size and connection count; the floor is the same build in both phases.
-  const baselines = new Map<string, Measurement>();
-  const baseline = async (target: "plain" | "floor", bytes: number, connections: number) => {
-    const key = `${target}/${bytes}/${connections}`;
-    let m = baselines.get(key);
-    if (!m) {
-      const [origin, route] = target === "plain" ? [plainOrigin, "/"] : [next.origin, "/api/bench/floor"];
-      m = await run(pool, { origin, path: `${route}?bytes=${bytes}`, connections });
-      baselines.set(key, m);
+  if (has("catalog") || has("writes")) {
+    const db = await prepareDatabase(adminUrl);
+    const pool = createPool(db.url, 2);
+    try {
+      const plainOrigin = await startPlainServer();
+      const next = await startNext(db.url, "cached", {});
+      // Measured once per body size and connection count: every row's ratio is against its own bytes.
+      const baselines = new Map<string, Measurement>();
+      const baseline = async (target: "plain" | "floor", bytes: number, connections: number) => {
+        const key = `${target}/${bytes}/${connections}`;
+        let m = baselines.get(key);
+        if (!m) {
+          const [origin, route] = target === "plain" ? [plainOrigin, "/"] : [next.origin, "/api/bench/floor"];
+          m = await run(pool, { origin, path: `${route}?bytes=${bytes}`, connections });
+          baselines.set(key, m);
+        }
+        return m;
+      };
+      const headers = { authorization: `Bearer ${db.token}` };
+      const postHeaders = { ...headers, "content-type": "application/json" };
+      const measureRow = async (s: Scenario, spec: Partial<LoadSpec> = {}) => {
+        const plain = await baseline("plain", s.bytes, options.connections);
+        const floor = await baseline("floor", s.bytes, options.connections);
+        const result = await run(pool, { origin: next.origin, path: s.path, connections: options.connections, headers, ...spec });
+        const row = assess({
+          phase: "cached",
+          scenario: s.name,
+          kind: s.kind,
+          connections: options.connections,
+          bytes: s.bytes,
+          result,
+          plain,
+          floor,
+        });
+        rows.push(row);
+        return row;
+      };
+
+      if (has("catalog")) {
+        console.log(`\n== 1. The catalog as served (cache on, rate limits on), ${options.connections} connections; load average ${load()}`);
+        const catalog = await planCatalog(next.origin, headers);
+        await warmUp(pool, next.origin, catalog, headers);
+        for (const s of catalog) {
+          const row = await measureRow(s);
+          verdicts.push({
+            item: "1 catalog as served",
+            figure: `${s.name}: rps, p99 x floor`,
+            value: `${ratio(row.vsFloor)}, ${ratio(row.p99VsFloor)}`,
+            target: `>= ${TARGETS.cachedThroughputVsFloor}x, <= ${TARGETS.cachedP99VsFloor}x`,
+            met: row.met,
+          });
+        }
+      }
+
+      if (has("writes")) {
+        console.log(
+          `\n== 4. Writes (verify, gear) at ${options.connections} connections, every 201 a durable commit; load average ${load()}`,
+        );
+        const created = { gift: [] as string[], gear: [] as string[] };
+        let item = 0;
+        const gearBody = () =>
+          JSON.stringify({
+            account: GEAR_ACCOUNT,
+            platform: GEAR_PLATFORM,
+            item: GEAR_ITEMS[item++ % GEAR_ITEMS.length],
+            email: "bench@example.com",
+          });
+        const writes = [
+          { name: "POST /gifts/verify", kind: "gift", path: "/api/v1/gifts/verify", body: GIFT_BODY },
+          { name: "POST /gear", kind: "gear", path: "/api/v1/gear", body: gearBody },
+        ] as const;
+        for (const w of writes) {
+          const first = await probe(next.origin, w.path, postHeaders, typeof w.body === "function" ? w.body() : w.body);
+          created[w.kind].push(intentId(first.text));
+          const row = await measureRow(
+            { name: w.name, kind: w.kind, path: w.path, bytes: first.bytes },
+            { method: "POST", headers: postHeaders, body: w.body, onOk: (text) => created[w.kind].push(intentId(text)) },
+          );
+          verdicts.push({
+            item: "4 writes",
+            figure: `${w.name}: rps x floor`,
+            value: ratio(row.vsFloor),
+            target: `>= ${TARGETS.writesVsFloor}x`,
+            met: row.met,
+          });
+        }
+        const durability = await checkDurability(pool, db.tokenId, created);
+        printDurability(durability);
+        for (const d of durability)
+          verdicts.push({
+            item: "4 writes",
+            figure: `${d.kind}: 201s committed`,
+            value: `${d.found} of ${d.created}`,
+            target: "all",
+            met: durable(d),
+          });
+        const oversell = await oversellCheck(pool, next.origin, postHeaders);
+        verdicts.push({
+          item: "4 writes",
+          figure: `gear oversold (${oversell.stock} units, ${oversell.requests} racing requests)`,
+          value: `${oversell.created} × 201, ${oversell.refused} × 409, ${oversell.held} held`,
+          target: "0 oversold",
+          met: oversell.created === oversell.stock && oversell.held === oversell.stock,
+        });
+        results.durability = durability;
+        results.oversell = oversell;
+      }
+      peaks.push({ server: "cached (catalog and writes)", bytes: await next.stop() });
+    } finally {
+      await pool.end();
     }
-    return m;
-  };
-  const headers = { authorization: `Bearer ${db.token}` };
-  const postHeaders = { ...headers, "content-type": "application/json" };
-  const created = { gift: [] as string[], gear: [] as string[] };
+    printLoadTable(rows);
+  }
 
-  const measureCatalog = async (phase: Row["phase"], scenarios: Scenario[]) => {
-    for (const s of scenarios) {
-      for (const connections of [options.connections, 1]) {
-        const plain = connections > 1 ? await baseline("plain", s.bytes, connections) : null;
-        const floor = await baseline("floor", s.bytes, connections);
-        const result = await run(pool, { origin: next.origin, path: s.path, connections, headers });
-        rows.push(row(phase, s, connections, result, plain, floor));
+  if (has("growth")) {
+    console.log(`\n== 2, 3. The catalog straight from PostgreSQL (cache off), one connection, at ${options.sizes.join(", ")} games`);
+    const cells: GrowthCell[] = [];
+    for (const games of options.sizes) {
+      const db = await prepareDatabase(adminUrl, games);
+      if (games === Math.max(...options.sizes)) {
+        const seconds = db.seedSeconds;
+        verdicts.push({
+          item: "3 growth",
+          figure: `seeding ${games.toLocaleString("en")} games`,
+          value: seconds === null ? "-" : `${(seconds / 60).toFixed(1)} min`,
+          target: `<= ${TARGETS.seedMillionSeconds / 60} min`,
+          met: seconds === null ? null : seconds <= TARGETS.seedMillionSeconds,
+        });
+      }
+      const pool = createPool(db.url, 2);
+      try {
+        const next = await startNext(db.url, `uncached-${games}`, { CATALOG_CACHE_TTL_MS: "0" });
+        const headers = { authorization: `Bearer ${db.token}` };
+        const catalog = await planCatalog(next.origin, headers);
+        await warmUp(pool, next.origin, catalog, headers, 1);
+        console.log(`  ${games} games, load average ${load()}:`);
+        for (const s of catalog) {
+          const result = await run(pool, { origin: next.origin, path: s.path, connections: 1, headers });
+          cells.push({ games, scenario: s.name, result });
+          if (games === options.games)
+            verdicts.push({
+              item: "2 cache off",
+              figure: `${s.name} at ${games.toLocaleString("en")}: p50, p99`,
+              value: `${ms(result.p50)}, ${ms(result.p99)} ms`,
+              target: `< ${TARGETS.uncachedP50Ms}, < ${TARGETS.uncachedP99Ms} ms`,
+              met: result.p50 < TARGETS.uncachedP50Ms && result.p99 < TARGETS.uncachedP99Ms && result.non2xx + result.errors === 0,
+            });
+        }
+        peaks.push({ server: `uncached, ${games} games`, bytes: await next.stop() });
+      } finally {
+        await pool.end();
       }
     }
-  };
-
-  const { scenarios: catalog, search } = await planCatalog(next.origin, headers);
-  await warmUp(pool, next.origin, catalog, headers);
-  await measureCatalog("cached", catalog);
-
-  let item = 0;
-  const gearBody = () =>
-    JSON.stringify({
-      account: GEAR_ACCOUNT,
-      platform: GEAR_PLATFORM,
-      item: GEAR_ITEMS[item++ % GEAR_ITEMS.length],
-      email: "bench@example.com",
-    });
-  const writes = [
-    { name: "POST /gifts/verify", kind: "gift", path: "/api/v1/gifts/verify", body: GIFT_BODY },
-    { name: "POST /gear", kind: "gear", path: "/api/v1/gear", body: gearBody },
-  ] as const;
-  for (const w of writes) {
-    const { kind } = w;
-    const first = await probe(next.origin, w.path, postHeaders, typeof w.body === "function" ? w.body() : w.body);
-    created[kind].push(intentId(first.text));
-    const s: Scenario = { ...w, bytes: first.bytes };
-    const plain = await baseline("plain", s.bytes, options.connections);
-    const floor = await baseline("floor", s.bytes, options.connections);
-    const result = await run(pool, {
-      origin: next.origin,
-      path: s.path,
-      connections: options.connections,
-      method: "POST",
-      headers: postHeaders,
-      body: s.body,
-      onOk: (text) => created[kind].push(intentId(text)),
-    });
-    rows.push(row("cached", s, options.connections, result, plain, floor));
+    for (const g of printGrowthTable(cells))
+      verdicts.push({
+        item: "3 growth",
+        figure: `${g.scenario}: p50 ${options.sizes.at(-1)} / ${options.sizes.at(-2)}`,
+        value: ratio(g.ratio),
+        target: `<= ${TARGETS.growthP50Ratio}x`,
+        met: g.met,
+      });
+    results.growth = cells;
   }
-  const durability = await checkDurability(pool, db.tokenId, created);
-  const peakCached = await next.stop();
 
-  // Phase 2: the catalog again with its response cache off, so every request reads the database.
-  next = await startNext(db.url, "uncached", { CATALOG_CACHE_TTL_MS: "0" });
-  await warmUp(pool, next.origin, catalog, headers);
-  await measureCatalog("uncached", catalog);
-  const peakUncached = await next.stop();
+  if (has("pages")) {
+    console.log(`\n== 7. Pages: Lighthouse (mobile) over every page a shopper sees, and the catalog's first-load JavaScript; load average ${load()}`);
+    const db = await prepareDatabase(adminUrl);
+    const next = await startNext(db.url, "pages", {});
+    try {
+      const rows = await measurePages({
+        baseUrl: next.origin,
+        databaseUrl: db.url,
+        runs: options.pageRuns,
+        formFactors: ["mobile"],
+        onRun: (page, _form, run, performance) => console.log(`  ${page} run ${run}: performance ${performance}`),
+      });
+      printPages(rows);
+      for (const r of rows) {
+        verdicts.push({
+          item: "7 pages",
+          figure: `${r.page} (mobile): performance, accessibility`,
+          value: `${r.performance} [${r.spread.join(" ")}], ${r.accessibility}`,
+          target: `>= ${PAGE_TARGETS.performance}, ${PAGE_TARGETS.accessibility}`,
+          met: r.performance >= PAGE_TARGETS.performance && r.accessibility >= PAGE_TARGETS.accessibility,
+        });
+      }
+      const catalog = rows.find((r) => r.page === "catalog");
+      if (catalog)
+        verdicts.push({
+          item: "7 pages",
+          figure: "catalog first-load JS, compressed",
+          value: `${(catalog.firstLoadJs.compressedBytes / 1024).toFixed(1)} KiB`,
+          target: `<= ${PAGE_TARGETS.catalogFirstLoadJsBytes / 1024} KiB`,
+          met: catalog.firstLoadJs.compressedBytes <= PAGE_TARGETS.catalogFirstLoadJsBytes,
+        });
+      results.pages = rows;
+    } finally {
+      peaks.push({ server: "pages", bytes: await next.stop() });
+    }
+  }
+
+  if (has("soak")) {
+    const soak = await soakPhase(adminUrl);
+    peaks.push({ server: "soak", bytes: soak.peakRss });
+    verdicts.push(...soak.verdicts);
+    results.soak = soak;
+  }
+
+  for (const p of peaks)
+    verdicts.push({
+      item: "8 memory",
+      figure: `peak RSS, ${p.server}`,
+      value: mib(p.bytes),
+      target: `<= ${TARGETS.peakRssMiB} MiB`,
+      met: p.bytes <= TARGETS.peakRssMiB * 2 ** 20,
+    });
 
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
-  const assessed = rows.map(assess);
-  printReport({ rows: assessed, peakRss: { cached: peakCached, uncached: peakUncached }, durability, seconds });
+  console.log(`\n== Summary (load average ${load()} at the end; whole run ${(seconds / 60).toFixed(1)} min)`);
+  printSummary(verdicts);
   const file = path.join("bench-results", `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const result = {
     startedAt: startedAt.toISOString(),
     seconds,
     options,
-    machine: { cpus: os.cpus().length, memoryBytes: os.totalmem(), node: process.version, postgres: db.version },
-    database: { reused: db.reused, seedSeconds: db.seedSeconds, games: options.games },
-    server: {
-      buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(),
-      dbPoolSize: env.DB_POOL_SIZE,
-      catalogCacheTtlMs: env.CATALOG_CACHE_TTL_MS,
-    },
-    search: { word: SEARCH_WORD, matches: search },
-    peakRssBytes: { cached: peakCached, uncached: peakUncached },
-    durability,
-    rows: assessed,
+    machine: { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version, loadAverage: os.loadavg() },
+    server: { buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(), dbPoolSize: env.DB_POOL_SIZE },
+    peaks,
+    rows,
+    verdicts,
+    ...results,
   };
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`Results: ${file}`);
+}
 
-  function row(
-    phase: Row["phase"],
-    s: Scenario,
-    connections: number,
-    result: Measurement,
-    plain: Measurement | null,
-    floor: Measurement,
-  ): Row {
-    return { phase, scenario: s.name, kind: s.kind, connections, bytes: s.bytes, result, plain, floor };
-  }
+/**
+ * Zero oversold: an item with a few units, raced by every connection at once; exactly its stock of
+ * requests may get 201 and exactly that many units may be held afterwards.
+ */
+async function oversellCheck(pool: pg.Pool, origin: string, headers: Record<string, string>) {
+  const stock = 50;
+  const item = `bench-oversell-${Date.now().toString(36)}`;
+  const db = createDb(pool);
+  await upsertGearItems(db, [{ platformAppId: GEAR_PLATFORM, item, title: `Bench oversell ${item}`, price: 49_900, stock }]);
+  const body = JSON.stringify({ account: GEAR_ACCOUNT, platform: GEAR_PLATFORM, item, email: "bench@example.com" });
+  const requests = options.connections * 8;
+  const statuses = await Promise.all(
+    Array.from({ length: requests }, () =>
+      fetch(`${origin}/api/v1/gear`, { method: "POST", headers, body }).then(async (r) => (await r.arrayBuffer(), r.status)),
+    ),
+  );
+  const { rows } = await pool.query<{ held: number }>(
+    `SELECT count(*)::int AS held FROM intents i JOIN gear_items g ON g.id = i.gear_item_id
+     WHERE g.item = $1 AND i.status IN ('requires_payment', 'paid', 'fulfilled')`,
+    [item],
+  );
+  const created = statuses.filter((s) => s === 201).length;
+  const refused = statuses.filter((s) => s === 409).length;
+  console.log(
+    `Oversell check: ${stock} units, ${requests} concurrent requests: ${created} × 201, ${refused} × 409, ${rows[0]?.held ?? 0} held.`,
+  );
+  return { stock, requests, created, refused, other: requests - created - refused, held: rows[0]?.held ?? 0 };
 }
 
 async function run(pool: pg.Pool, spec: Omit<LoadSpec, "duration" | "warmup">, warmup = WARMUP_SECONDS): Promise<Measurement> {
@@ -231,31 +426,57 @@ async function run(pool: pg.Pool, spec: Omit<LoadSpec, "duration" | "warmup">, w
   return m;
 }
 
-/** The catalog scenarios, each with the size of its response; the deep page is the last full one. */
-async function planCatalog(origin: string, headers: Record<string, string>) {
+/** The region the giftable-filter scenarios ask for. */
+const GIFT_REGION = "KZ";
+
+/**
+ * The catalog scenarios, each with the size of its response: every filter kind on its first page,
+ * and the filters that page through the whole store on their last full page as well.
+ */
+async function planCatalog(origin: string, headers: Record<string, string>): Promise<Scenario[]> {
   const base = "/api/v1/gifts/catalog";
   const totalOf = async (query: string) => (JSON.parse((await probe(origin, `${base}?${query}`, headers)).text) as { total: number }).total;
-  const total = await totalOf(`limit=${PAGE_LIMIT}`);
-  const search = await totalOf(`query=${encodeURIComponent(SEARCH_WORD)}`);
-  const deepPage = Math.max(0, Math.floor(total / PAGE_LIMIT) - 1);
-  console.log(`Catalog: ${total} games; "${SEARCH_WORD}" matches ${search}; deep page ${deepPage} of ${Math.ceil(total / PAGE_LIMIT)}.`);
-  const paths = [
-    ["catalog", base],
-    ["catalog genre=RPG", `${base}?genre=RPG`],
-    ["catalog steamCategory=specials", `${base}?steamCategory=specials`],
-    [`catalog query=${SEARCH_WORD}`, `${base}?query=${encodeURIComponent(SEARCH_WORD)}`],
-    [`catalog query=${FUZZY_WORD}`, `${base}?query=${encodeURIComponent(FUZZY_WORD)}`],
-    [`catalog page=${deepPage}`, `${base}?page=${deepPage}&limit=${PAGE_LIMIT}`],
-  ] as const;
+  const lastPage = (total: number) => Math.max(0, Math.floor(total / PAGE_LIMIT) - 1);
+  const filters: [name: string, query: string, deep: boolean][] = [
+    ["catalog", "", true],
+    ["genre=RPG", "genre=RPG", true],
+    ["steamCategory=specials", "steamCategory=specials", true],
+    [`giftableTo=${GIFT_REGION}`, `giftableTo=${GIFT_REGION}`, true],
+    [`query=${SEARCH_WORD}`, `query=${encodeURIComponent(SEARCH_WORD)}`, false],
+    [`query=${FUZZY_WORD} (fuzzy)`, `query=${encodeURIComponent(FUZZY_WORD)}`, false],
+  ];
   const scenarios: Scenario[] = [];
-  for (const [name, p] of paths) scenarios.push({ name, kind: "catalog", path: p, bytes: (await probe(origin, p, headers)).bytes });
-  return { scenarios, search };
+  const counts: string[] = [];
+  for (const [name, query, deep] of filters) {
+    const first = query ? `${base}?${query}` : base;
+    scenarios.push({ name: name === "catalog" ? "catalog" : `catalog ${name}`, kind: "catalog", path: first, bytes: 0 });
+    const total = await totalOf(`${query}${query ? "&" : ""}limit=${PAGE_LIMIT}`);
+    counts.push(`${name} ${total}`);
+    if (deep) {
+      const page = lastPage(total);
+      scenarios.push({
+        name: `${name === "catalog" ? "catalog" : `catalog ${name}`} page=${page}`,
+        kind: "catalog",
+        path: `${base}?${query}${query ? "&" : ""}page=${page}&limit=${PAGE_LIMIT}`,
+        bytes: 0,
+      });
+    }
+  }
+  console.log(`Catalog totals: ${counts.join("; ")}.`);
+  for (const s of scenarios) s.bytes = (await probe(origin, s.path, headers)).bytes;
+  return scenarios;
 }
 
 /** A fresh server loads and optimises its code on first use; a short burst per route keeps that out of the figures. */
-async function warmUp(pool: pg.Pool, origin: string, catalog: Scenario[], headers: Record<string, string>): Promise<void> {
+async function warmUp(
+  pool: pg.Pool,
+  origin: string,
+  catalog: Scenario[],
+  headers: Record<string, string>,
+  connections = options.connections,
+): Promise<void> {
   const paths = [`/api/bench/floor?bytes=${catalog[0]?.bytes ?? 2}`, ...catalog.map((s) => s.path)];
-  for (const p of paths) await measure({ origin, path: p, connections: options.connections, duration: 1, warmup: 0, headers });
+  for (const p of paths) await measure({ origin, path: p, connections, duration: 1, warmup: 0, headers });
   await waitForIdle(pool);
 }
 
@@ -323,12 +544,13 @@ async function postgresServer(): Promise<string> {
 }
 
 /**
- * gk_bench, seeded with `options.games` games. A database whose seed completed with the same count is
+ * gk_bench_<games>, seeded with `games` games. A database whose seed completed with the same count is
  * reused (the seed is deterministic); anything else, or --fresh, is dropped and seeded again.
  */
-async function prepareDatabase(adminUrl: string) {
+async function prepareDatabase(adminUrl: string, games = options.games) {
+  const BENCH_DB = benchDb(games);
   const url = databaseUrl(adminUrl, BENCH_DB);
-  const marker = `bench seed: ${options.games} games`;
+  const marker = `bench seed: ${games} games`;
   const admin = createPool(adminUrl, 1);
   let reused = false;
   let seedSeconds: number | null = null;
@@ -337,7 +559,10 @@ async function prepareDatabase(adminUrl: string) {
       "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
       [BENCH_DB],
     );
-    reused = !options.fresh && rows[0]?.comment === marker;
+    // The marker records how long the seed took, so a later run reusing the database can still say.
+    const comment = rows[0]?.comment ?? "";
+    reused = !options.fresh && comment.startsWith(marker);
+    if (reused) seedSeconds = Number(/seeded in ([\d.]+) s/.exec(comment)?.[1] ?? Number.NaN) || null;
     if (!reused) {
       await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
       await admin.query(`CREATE DATABASE ${BENCH_DB}`);
@@ -348,16 +573,16 @@ async function prepareDatabase(adminUrl: string) {
       const db = createDb(pool);
       if (!reused) {
         const t = performance.now();
-        await seedDemoData(db, { games: options.games });
-        seedSeconds = (performance.now() - t) / 1000;
-        const v = performance.now();
+        await seedDemoData(db, { games: games });
+        const seeded = (performance.now() - t) / 1000;
         await pool.query("VACUUM (ANALYZE)");
+        seedSeconds = (performance.now() - t) / 1000;
         console.log(
-          `Seeded ${options.games} games into ${BENCH_DB} in ${seedSeconds.toFixed(1)} s (then VACUUM ANALYZE ${((performance.now() - v) / 1000).toFixed(1)} s).`,
+          `Seeded ${games} games into ${BENCH_DB} in ${seedSeconds.toFixed(1)} s (${seeded.toFixed(1)} s writing, the rest VACUUM ANALYZE).`,
         );
-        await admin.query(`COMMENT ON DATABASE ${BENCH_DB} IS '${marker}'`);
+        await admin.query(`COMMENT ON DATABASE ${BENCH_DB} IS '${marker}; seeded in ${seedSeconds.toFixed(1)} s'`);
       } else {
-        console.log(`Reusing ${BENCH_DB}: it already holds the ${options.games}-game seed (--fresh seeds it again).`);
+        console.log(`Reusing ${BENCH_DB}: it already holds the ${games}-game seed (--fresh seeds it again).`);
       }
       await upsertGearItems(
         db,
@@ -593,24 +818,23 @@ function medianMeasurement(runs: Measurement[]): Measurement {
 }
 
 /**
- * `--soak`: the production server as configured, a steady mixed load (14 catalog reads of five
- * kinds, 3 gift verifications, 3 gear reservations in every 20 requests) for `--minutes` at
- * `--rate` requests per second, with error rate, latency and memory reported every 10 s.
+ * The soak (item 8, and `--soak` alone): the production server as configured, a steady mixed load
+ * (14 catalog reads of every scenario kind, 3 gift verifications and 3 gear reservations in every 20
+ * requests) for `--minutes` at `--rate` requests per second, with error rate, latency and memory
+ * reported every 10 s; memory and p99 must stay flat after the first minute.
  */
-async function soakMode(): Promise<void> {
+async function soakPhase(adminUrl: string) {
   const startedAt = new Date();
   const seconds = options.soakMinutes * 60;
   console.log(
-    `Soak: ${options.games} games, ${options.soakMinutes} min at ${options.soakRate} requests/s, ${options.connections} connections.`,
+    `\n== 8. Soak: ${options.games} games, ${options.soakMinutes} min at ${options.soakRate} requests/s, ${options.connections} connections; ` +
+      `load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
-  const adminUrl = await postgresServer();
   const db = await prepareDatabase(adminUrl);
-  const pool = createPool(db.url, 2);
-  stops.push(() => pool.end());
   buildIfNeeded();
   const next = await startNext(db.url, "soak", {});
   const headers = { authorization: `Bearer ${db.token}` };
-  const { scenarios } = await planCatalog(next.origin, headers);
+  const scenarios = await planCatalog(next.origin, headers);
   let item = 0;
   const gear = {
     kind: "gear",
@@ -649,7 +873,7 @@ async function soakMode(): Promise<void> {
         `  ${`${w.at.toFixed(0)} s`.padStart(5)}  ${String(w.requests).padStart(8)}  ${w.rps.toFixed(0).padStart(5)}  ${String(w.errors).padStart(7)}  ${String(w.non2xx).padStart(7)}  ${ms(w.p50).padStart(7)}  ${ms(w.p99).padStart(7)}   ${mib(w.rssBytes)}`,
       ),
   );
-  await next.stop();
+  const peakRss = await next.stop();
 
   const total = windows.reduce((n, w) => n + w.requests, 0);
   const failed = windows.reduce((n, w) => n + w.errors + w.non2xx, 0);
@@ -657,27 +881,70 @@ async function soakMode(): Promise<void> {
   const full = windows.filter((w) => w.seconds >= 5);
   const settled = full.filter((w) => w.at > 60);
   const trend = settled.length >= 2 ? settled : full;
-  const span = trend === settled ? "after warm-up" : "whole run (too short to leave out the first minute)";
+  const span = trend === settled ? "after the first minute" : "whole run (too short to leave out the first minute)";
   const rssSlope = slope(trend.map((w) => [w.at / 60, w.rssBytes / 2 ** 20]));
   const p99Slope = slope(trend.map((w) => [w.at / 60, w.p99]));
-  const first = trend[0];
-  const last = trend.at(-1);
+  const third = Math.max(1, Math.floor(trend.length / 3));
+  const medianOf = (ws: typeof trend, pick: (w: (typeof trend)[number]) => number) => median(ws.map(pick));
+  const early = { rss: medianOf(trend.slice(0, third), (w) => w.rssBytes), p99: medianOf(trend.slice(0, third), (w) => w.p99) };
+  const late = { rss: medianOf(trend.slice(-third), (w) => w.rssBytes), p99: medianOf(trend.slice(-third), (w) => w.p99) };
   console.log(
-    `\nSoak summary: ${total} requests in ${options.soakMinutes} min, ${failed} failed (${((failed / Math.max(total, 1)) * 100).toFixed(3)} %).`,
+    `\nSoak: ${total} requests in ${options.soakMinutes} min, ${failed} failed (${((failed / Math.max(total, 1)) * 100).toFixed(3)} %).`,
   );
-  if (first && last) {
-    console.log(
-      `  memory, ${span}: ${mib(first.rssBytes)} -> ${mib(last.rssBytes)}, trend ${rssSlope >= 0 ? "+" : ""}${rssSlope.toFixed(2)} MiB/min`,
-    );
-    console.log(`  p99, ${span}: ${ms(first.p99)} -> ${ms(last.p99)} ms, trend ${p99Slope >= 0 ? "+" : ""}${p99Slope.toFixed(3)} ms/min`);
-  }
+  console.log(
+    `  memory, ${span}: first third ${mib(early.rss)}, last third ${mib(late.rss)} (medians), trend ${rssSlope >= 0 ? "+" : ""}${rssSlope.toFixed(2)} MiB/min`,
+  );
+  console.log(
+    `  p99, ${span}: first third ${ms(early.p99)}, last third ${ms(late.p99)} ms, trend ${p99Slope >= 0 ? "+" : ""}${p99Slope.toFixed(3)} ms/min`,
+  );
+  // Flat: the last third of the run within 10 % of the first third's memory and 25 % of its p99.
+  const verdicts: Verdict[] = [
+    { item: "8 soak", figure: "failed requests", value: String(failed), target: "0", met: failed === 0 },
+    {
+      item: "8 soak",
+      figure: "memory, last third / first third",
+      value: ratio(late.rss / early.rss),
+      target: "<= 1.10x",
+      met: late.rss / early.rss <= 1.1,
+    },
+    {
+      item: "8 soak",
+      figure: "p99, last third / first third",
+      value: ratio(late.p99 / early.p99),
+      target: "<= 1.25x",
+      met: late.p99 / early.p99 <= 1.25,
+    },
+  ];
   const file = path.join("bench-results", `soak-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ startedAt: startedAt.toISOString(), options, total, failed, rssSlopeMiBPerMin: rssSlope, p99SlopeMsPerMin: p99Slope, windows }, null, 2)}\n`,
+    `${JSON.stringify({ startedAt: startedAt.toISOString(), options, total, failed, rssSlopeMiBPerMin: rssSlope, p99SlopeMsPerMin: p99Slope, early, late, windows }, null, 2)}\n`,
   );
-  console.log(`Results: ${file}`);
+  console.log(`Soak results: ${file}`);
+  if (options.soak) printSummary(verdicts);
+  return { peakRss, total, failed, rssSlope, p99Slope, early, late, verdicts };
+}
+
+function phaseList(raw: string | undefined): Phase[] {
+  if (raw === undefined) return [...PHASES];
+  const asked = raw.split(",").map((p) => p.trim());
+  const unknown = asked.filter((p) => !(PHASES as readonly string[]).includes(p));
+  if (unknown.length > 0 || asked.length === 0) {
+    console.error(`--only takes a comma-separated list of ${PHASES.join(", ")}`);
+    process.exit(2);
+  }
+  return asked as Phase[];
+}
+
+function sizeList(raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined) return fallback;
+  const sizes = raw.split(",").map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 10 || n > 2_000_000)) {
+    console.error("--sizes takes a comma-separated list of game counts from 10 to 2,000,000");
+    process.exit(2);
+  }
+  return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
 function intArg(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
