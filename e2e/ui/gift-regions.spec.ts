@@ -20,6 +20,23 @@ test("the game page shows, per region, the local price and whether it can be gif
   await expectAccessible(page);
 });
 
+// The table follows the one gift rule: a game not out yet, or without a price, cannot be gifted
+// anywhere, as its buy box says, whatever its regional prices.
+for (const { appId, title, why } of [
+  { appId: 999990, title: "Пограничье пустоты", why: "Нельзя: игра ещё не вышла" },
+  { appId: 999991, title: "Тихая гавань", why: "Нельзя: у игры пока нет цены" },
+]) {
+  test(`no region of ${title} (${appId}) says it can be gifted`, async ({ page }) => {
+    await page.goto(`/games/${appId}`);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Купить в подарок" })).toHaveCount(0);
+    const rows = regionRows(page).filter({ has: page.getByRole("rowheader") });
+    await expect(rows.first()).toBeVisible();
+    for (const row of await rows.all()) await expect(row).toContainText(why);
+    await expect(regionRows(page).filter({ hasText: "Можно подарить" })).toHaveCount(0);
+  });
+}
+
 test("the catalog's region control filters to giftable games and is remembered", async ({ page }) => {
   await page.goto("/");
   const all = (await total(page).textContent()) ?? "";

@@ -5,11 +5,20 @@ import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
 import { toLatin } from "@/lib/catalog/transliterate";
 import { isAppId } from "@/lib/schemas/common";
-import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, GiftRegionPrice, Language, Price } from "@/lib/schemas/catalog";
+import {
+  GIFT_REGION_REFUSALS,
+  type CatalogGame,
+  type CatalogQuery,
+  type CatalogResponse,
+  type GameDetails,
+  type GiftRegionPrice,
+  type Language,
+  type Price,
+} from "@/lib/schemas/catalog";
 import type { CatalogSort } from "@/lib/schemas/catalog-params";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
-import { convertedKopecks, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
+import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
 import { mainEditionOffers } from "./giftability";
 
 const MAX_SEARCH_TERMS = 8;
@@ -285,12 +294,24 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       price: toPrice(p.price_initial, p.price_final, p.discount_percent),
     })),
     giftRegions: row.gift_regions,
-    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(region, row.price_final, offers.get(region))),
+    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(row, region, offers.get(region))),
   };
 }
 
-function giftRegionPrice(region: string, storePrice: number | null, offer: RegionOffer | undefined): GiftRegionPrice {
-  const refusal = storePrice === null ? null : regionRefusal({ storePrice, offer, maxGapPercent: env.GIFT_PRICE_GAP });
+/**
+ * The main edition in one gift region: its local price and the reason a gift there would be
+ * refused, by giftRefusal (the rule verify applies), so an unreleased or unpriced game is refused
+ * in every region as its buy box says.
+ */
+function giftRegionPrice(game: GameRow & { gift_regions: string[] }, region: string, offer: RegionOffer | undefined): GiftRegionPrice {
+  const storePrice = game.price_final;
+  const reasons = giftRefusals(
+    { comingSoon: game.coming_soon, priced: storePrice !== null, giftRegions: game.gift_regions },
+    region,
+    storePrice === null ? undefined : { storePrice, offer, maxGapPercent: env.GIFT_PRICE_GAP },
+  );
+  // region_not_giftable cannot come up: the region is one of the game's own.
+  const refusal = GIFT_REGION_REFUSALS.find((r) => reasons.includes(r)) ?? null;
   const converted =
     offer?.amount != null && offer.rubMicrosPerUnit !== null ? convertedKopecks(offer.amount, offer.rubMicrosPerUnit) : null;
   return { region, currency: offer?.currency ?? null, amount: offer?.amount ?? null, convertedAmount: converted, refusal };

@@ -127,6 +127,27 @@ describe("gifts to a region", () => {
       { region: "AM", currency: "USD", amount: null, convertedAmount: null, refusal: "region_restricted" },
     ]);
   });
+
+  it("are refused in every region of a game not yet out or without a price, as verify refuses them", async () => {
+    const unreleased = await getGameOrThrow(t.db, 999990, "en", "http://store.test");
+    expect(unreleased.giftRegionPrices.map((r) => r.refusal)).toEqual(["game_not_released"]);
+    expect(await refusal(gift("999990", "RU"))).toMatchObject({ reason: "game_not_released" });
+    const unpriced = await getGameOrThrow(t.db, 999991, "en", "http://store.test");
+    expect(unpriced.giftRegionPrices.map((r) => r.refusal)).toEqual(["game_not_priced", "game_not_priced"]);
+    expect(await refusal(gift("999991", "KZ"))).toMatchObject({ reason: "game_not_priced" });
+  });
+
+  it("agree on the game page with the catalog's giftableTo for every game and region", async () => {
+    const { rows } = await t.db.execute<{ app_id: number; regions: string[] }>(
+      sql`SELECT g.app_id, coalesce(array_agg(gg.region) FILTER (WHERE gg.region IS NOT NULL), '{}') AS regions
+          FROM games g LEFT JOIN giftable_games gg ON gg.app_id = g.app_id GROUP BY g.app_id`,
+    );
+    for (const row of rows) {
+      const game = await getGameOrThrow(t.db, row.app_id, "en", "http://store.test");
+      const giftable = game.giftRegionPrices.filter((r) => r.refusal === null).map((r) => r.region);
+      expect({ appId: row.app_id, giftable: giftable.sort() }).toEqual({ appId: row.app_id, giftable: [...new Set(row.regions)].sort() });
+    }
+  });
 });
 
 describe("giftableTo", () => {

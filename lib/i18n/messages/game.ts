@@ -16,6 +16,8 @@ export const game = defineMessages({
       status: "Подарок",
       giftable: "Можно подарить",
       refusals: {
+        game_not_released: "Нельзя: игра ещё не вышла",
+        game_not_priced: "Нельзя: у игры пока нет цены",
         region_restricted: "Не продаётся в этом регионе",
         region_price_gap: "Нельзя: цена слишком отличается от нашей",
       },
@@ -50,6 +52,8 @@ export const game = defineMessages({
       status: "Gift",
       giftable: "Can be gifted",
       refusals: {
+        game_not_released: "No: it is not out yet",
+        game_not_priced: "No: it has no price yet",
         region_restricted: "Not sold in this region",
         region_price_gap: "No: the price differs too much from ours",
       },

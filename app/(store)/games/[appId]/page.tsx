@@ -138,7 +138,7 @@ export default async function GamePage({ params }: { params: Params }) {
 
       <div className="mt-10 grid gap-10 md:grid-cols-2">
         <Editions packages={game.packages} pricing={pricing} free={free} locale={locale} t={t} />
-        <GiftRegions regions={game.giftRegionPrices} locale={locale} t={t} />
+        <GiftRegions regions={game.giftRegionPrices} free={free} locale={locale} t={t} />
       </div>
 
       {availability === null && (
