@@ -6,6 +6,7 @@ import { games } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput, type RegionPriceInput } from "@/lib/services/catalog-write";
+import { upsertCurrencyRates, type CurrencyRateInput } from "@/lib/services/giftability";
 
 // Imports files of the store's `appdetails` responses: the store's own (fetched with cc=ru, so amounts
 // are kopecks) and, optionally, one per other region (cc=kz, cc=tr, ...) for the regional prices.
@@ -35,6 +36,8 @@ export interface ImportOptions {
    * reported in `failed` instead of ending the import.
    */
   batches?: { size: number; onProgress: (done: number, total: number) => void | Promise<void> };
+  /** Dated currency rates to store with the games, so the one refresh of giftability weighs both. */
+  rates?: readonly CurrencyRateInput[];
 }
 
 export interface ImportSummary {
@@ -478,6 +481,7 @@ export async function importAppdetails(db: Database, text: string, opts: ImportO
     };
   });
   const failed = opts.batches ? await upsertInBatches(db, inputs, opts.batches) : (await upsertGames(db, inputs), []);
+  if (opts.rates?.length) await upsertCurrencyRates(db, opts.rates);
   await refreshCatalogCounts(db);
   const written = inputs.filter((game) => !failed.some((f) => f.entry === String(game.appId)));
   const updated = written.filter((game) => existing.has(game.appId)).length;
