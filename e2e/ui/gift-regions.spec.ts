@@ -23,8 +23,8 @@ test("the game page shows, per region, the local price and whether it can be gif
 // The table follows the one gift rule: a game not out yet, or without a price, cannot be gifted
 // anywhere, as its buy box says, whatever its regional prices.
 for (const { appId, title, why } of [
-  { appId: 999990, title: "Пограничье пустоты", why: "Нельзя: игра ещё не вышла" },
-  { appId: 999991, title: "Тихая гавань", why: "Нельзя: у игры пока нет цены" },
+  { appId: 999990, title: "Пограничье пустоты", why: "Нельзя: ещё не вышла" },
+  { appId: 999991, title: "Тихая гавань", why: "Нельзя: пока без цены" },
 ]) {
   test(`no region of ${title} (${appId}) says it can be gifted`, async ({ page }) => {
     await page.goto(`/games/${appId}`);

@@ -27,7 +27,7 @@ export function GiftRegions({ regions, free, locale, t }: { regions: GiftRegionP
         {text.title}
       </h2>
       {free ? (
-        <p className="mt-3 text-slate-300">{t.game.freeToPlay}</p>
+        <p className="mt-3 text-slate-300">{text.free}</p>
       ) : regions.length === 0 ? (
         <p className="mt-3 text-slate-300">{text.none}</p>
       ) : (
