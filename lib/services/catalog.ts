@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
 import { toLatin } from "@/lib/catalog/transliterate";
+import { COVER_VERSION } from "@/lib/covers/render-cover";
 import { isAppId } from "@/lib/schemas/common";
 import {
   GIFT_REGION_REFUSALS,
@@ -54,7 +55,7 @@ type StoredCatalog = { games: StoredGame[]; total: number };
 
 const withOrigin = (game: StoredGame, origin: string): CatalogGame => ({
   ...game,
-  headerImage: game.headerImage ?? `${origin}/covers/${game.appId}.svg`,
+  headerImage: game.headerImage ?? `${origin}/covers/${game.appId}.svg?v=${COVER_VERSION}`,
 });
 
 function toCatalogGame(row: GameRow, lang: Language, origin: string): CatalogGame {

@@ -25,9 +25,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   const game = await loadGame(appId, locale);
   const url = `/games/${game.appId}`;
   // A store header image is a JPEG previews can show; the generated cover is SVG, which they cannot.
-  const image = game.headerImage.endsWith(`/covers/${game.appId}.svg`)
-    ? { url: `/covers/${game.appId}.png`, width: SHARE_CARD_WIDTH, height: SHARE_CARD_HEIGHT, alt: game.title }
-    : { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
+  const image =
+    new URL(game.headerImage).pathname === `/covers/${game.appId}.svg`
+      ? { url: `/covers/${game.appId}.png`, width: SHARE_CARD_WIDTH, height: SHARE_CARD_HEIGHT, alt: game.title }
+      : { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
   return {
     title: game.title,
     description: game.shortDescription,
