@@ -57,12 +57,15 @@ function Labelled({
   note,
   hint,
   error,
+  liveError,
   children,
 }: {
   label: string;
   note?: string;
   hint?: ReactNode;
   error?: string;
+  /** Announce the error when it appears while the control has the focus (a choice judged as it is made). */
+  liveError?: boolean;
   children: (control: ControlProps) => ReactNode;
 }) {
   const id = useId();
@@ -84,7 +87,13 @@ function Labelled({
         "aria-invalid": error ? true : undefined,
         "aria-describedby": describedBy(error && errorId, hint ? hintId : undefined),
       })}
-      <FieldError id={errorId} message={error} />
+      {liveError ? (
+        <div aria-live="polite">
+          <FieldError id={errorId} message={error} />
+        </div>
+      ) : (
+        <FieldError id={errorId} message={error} />
+      )}
     </div>
   );
 }
@@ -127,11 +136,13 @@ interface SelectFieldProps {
   name: string;
   placeholder: string;
   options: { value: string; label: string }[];
+  /** The error may appear as soon as an option is chosen: announce it. */
+  liveError?: boolean;
 }
 
-export function SelectField({ label, hint, error, value, onChange, selectRef, name, placeholder, options }: SelectFieldProps) {
+export function SelectField({ label, hint, error, value, onChange, selectRef, name, placeholder, options, liveError }: SelectFieldProps) {
   return (
-    <Labelled label={label} hint={hint} error={error}>
+    <Labelled label={label} hint={hint} error={error} liveError={liveError}>
       {(control) => (
         <select
           {...control}
@@ -139,7 +150,7 @@ export function SelectField({ label, hint, error, value, onChange, selectRef, na
           name={name}
           value={value}
           onChange={(event) => onChange(event.target.value)}
-          className={`mt-1.5 ${controlClass} sm:max-w-xs`}
+          className={`mt-1.5 ${controlClass} sm:max-w-md`}
         >
           <option value="" disabled>
             {placeholder}

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "../fixtures";
+import { expect, expectAccessible, screenshot, test } from "../fixtures";
+import { countPosts } from "./checkout-support";
 
 // Regions with their prices (issue 14): Cyberpunk 2077 (1091500) can be gifted to RU and KZ, is priced
 // far below the store in BY and is not sold in AM (lib/demo/generate.ts pins these).
@@ -59,4 +60,52 @@ test("the catalog's region control filters to giftable games and is remembered",
   await page.goto("/");
   await expect(page).not.toHaveURL(/region=/);
   await expect(total(page)).toHaveText(all);
+});
+
+// The gift form marks the regions the chosen edition cannot go to, and says why as soon as one is
+// chosen, in the words the store's 409 would use: nothing waits for the submit.
+test("the gift form marks the regions it cannot go to and says why at once @phone", async ({ page }) => {
+  const orders = countPosts(page, "/api/v1/gifts/verify");
+  await page.goto("/games/1091500");
+  const select = page.getByRole("combobox", { name: "Регион получателя" });
+  await expect(select.getByRole("option")).toHaveText([
+    "Выберите регион",
+    "Россия",
+    "Казахстан",
+    "Беларусь — нельзя: цена далека от нашей",
+    "Армения — нельзя: не продаётся",
+  ]);
+
+  await select.selectOption("AM");
+  await expect(select).toHaveAttribute("aria-invalid", "true");
+  await expect(select).toHaveAccessibleDescription(/Это издание не продаётся в регионе «Армения», поэтому подарить его туда нельзя/);
+  await expect(page.getByText("Это издание не продаётся в регионе «Армения»", { exact: false })).toBeVisible();
+  await screenshot(page, "gift-form-region-refused");
+
+  await select.selectOption("BY");
+  await expect(select).toHaveAccessibleDescription(/В регионе «Беларусь» цена этой игры слишком отличается от нашей/);
+
+  await select.selectOption("KZ");
+  await expect(select).not.toHaveAttribute("aria-invalid");
+  await expect(page.getByText("поэтому подарить", { exact: false })).toHaveCount(0);
+  await expectAccessible(page);
+  expect(orders.count).toBe(0);
+});
+
+test.describe("in English", () => {
+  test.use({ locale: "en-US" });
+
+  test("the gift form marks refused regions in English", async ({ page }) => {
+    await page.goto("/games/1091500");
+    const select = page.getByRole("combobox", { name: "Recipient's region" });
+    await expect(select.getByRole("option")).toHaveText([
+      "Choose a region",
+      "Russia",
+      "Kazakhstan",
+      "Belarus — no: price too far from ours",
+      "Armenia — no: not sold there",
+    ]);
+    await select.selectOption("BY");
+    await expect(select).toHaveAccessibleDescription(/This game's price in “Belarus” differs too much from ours/);
+  });
 });

@@ -12,6 +12,7 @@ import {
   type CatalogQuery,
   type CatalogResponse,
   type GameDetails,
+  type GamePackage,
   type GiftRegionPrice,
   type Language,
   type Price,
@@ -19,8 +20,8 @@ import {
 import type { CatalogSort } from "@/lib/schemas/catalog-params";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
-import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
-import { mainEditionOffers } from "./giftability";
+import { convertedKopecks, giftRefusals, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
+import { editionOffers } from "./giftability";
 
 const MAX_SEARCH_TERMS = 8;
 
@@ -282,10 +283,12 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent
           FROM packages WHERE app_id = ${appId} ORDER BY is_main DESC, position, package_id`,
     ),
-    mainEditionOffers(db, appId),
+    editionOffers(db, appId),
   ]);
   const row = games.rows[0];
   if (!row) throw new DomainError("game_not_found", { appId }, "appId");
+  const main = packages.rows.find((p) => p.is_main);
+  const mainOffers = (main && offers.get(main.package_id)) ?? new Map<string, RegionOffer>();
   return {
     ...toCatalogGame(row, lang, origin),
     packages: packages.rows.map((p) => ({
@@ -293,10 +296,24 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       title: p.title,
       isMain: p.is_main,
       price: toPrice(p.price_initial, p.price_final, p.discount_percent),
+      refusedRegions: refusedRegions(row.gift_regions, p.price_final, offers.get(p.package_id)),
     })),
     giftRegions: row.gift_regions,
-    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(row, region, offers.get(region))),
+    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(row, region, mainOffers.get(region))),
   };
+}
+
+/** The regions an edition on sale cannot be gifted to, by the regional half of the gift rule. */
+function refusedRegions(
+  giftRegions: readonly string[],
+  storePrice: number | null,
+  offers: Map<string, RegionOffer> | undefined,
+): GamePackage["refusedRegions"] {
+  if (storePrice === null) return [];
+  return giftRegions.flatMap((region) => {
+    const refusal = regionRefusal({ storePrice, offer: offers?.get(region), maxGapPercent: env.GIFT_PRICE_GAP });
+    return refusal ? [{ region, refusal }] : [];
+  });
 }
 
 /**

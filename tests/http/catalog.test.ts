@@ -182,12 +182,20 @@ describe("GET /gifts/games/{appId}", () => {
         title: "Cyberpunk 2077",
         isMain: true,
         price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
+        refusedRegions: [
+          { region: "BY", refusal: "region_price_gap" },
+          { region: "AM", refusal: "region_restricted" },
+        ],
       },
       {
         packageId: 10915002,
         title: "Cyberpunk 2077: Ultimate Edition",
         isMain: false,
         price: { paymentAmount: 449900, paymentCurrency: "RUB" },
+        refusedRegions: [
+          { region: "BY", refusal: "region_price_gap" },
+          { region: "AM", refusal: "region_restricted" },
+        ],
       },
     ]);
   });
