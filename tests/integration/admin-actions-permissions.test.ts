@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { STAFF_ROLES, can, type Permission, type StaffRole } from "@/lib/admin/permissions";
+import type { Database } from "@/lib/db/client";
+import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
 // The permission table, action by action: every server action under app/admin is called as a
 // guest, a shopper and each staff role. A viewer without the action's permission must get
@@ -37,6 +39,20 @@ const modules = await Promise.all(
 const actions = modules.flatMap(({ file, exports }) =>
   Object.entries(exports).map(([name, value]) => ({ file, name, action: value as Action })),
 );
+
+// The check reads the role through the process-wide database (getDb), which the launcher provides
+// in the app; without DATABASE_URL in the test's environment, give it this test's database.
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  (globalThis as unknown as { gkDb?: Database }).gkDb = t.db;
+});
+
+afterAll(async () => {
+  delete (globalThis as unknown as { gkDb?: Database }).gkDb;
+  await t?.close();
+});
 
 beforeEach(() => {
   viewer.user = null;
