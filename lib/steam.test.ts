@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { accountIdFromSteamId64, decodeInviteCode, inviteRecipient, isInviteUrl, parseTradeLink, steamId64FromAccountId } from "./steam";
+import {
+  accountIdFromSteamId64,
+  canonicalInviteUrl,
+  decodeInviteCode,
+  inviteRecipient,
+  isInviteUrl,
+  parseTradeLink,
+  steamId64FromAccountId,
+} from "./steam";
 
 describe("accountIdFromSteamId64", () => {
   it.each([
@@ -57,9 +65,14 @@ describe("parseTradeLink", () => {
 });
 
 describe("isInviteUrl", () => {
-  it.each(["https://s.team/p/fhgc-rdqr/NQVGTQPG", "https://s.team/p/abcd/ABCDEFGH/"])("accepts %s", (url) => {
-    expect(isInviteUrl(url)).toBe(true);
-  });
+  // The code's alphabet is letters only, so FHGC-RDQR is the same code as fhgc-rdqr: one typed on a
+  // phone with caps lock, or copied from a message that shouted, still names the friend.
+  it.each(["https://s.team/p/fhgc-rdqr/NQVGTQPG", "https://s.team/p/abcd/ABCDEFGH/", "https://s.team/p/FHGC-RDQR/NQVGTQPG"])(
+    "accepts %s",
+    (url) => {
+      expect(isInviteUrl(url)).toBe(true);
+    },
+  );
   it.each([
     "http://s.team/p/fhgc-rdqr/NQVGTQPG",
     "https://s.team.evil.io/p/fhgc-rdqr/NQVGTQPG",
@@ -94,7 +107,16 @@ describe("decodeInviteCode and inviteRecipient", () => {
 
   it("gives the SteamID64 of the invited account", () => {
     expect(inviteRecipient("https://s.team/p/fhgc-rdqr/NQVGTQPG")).toEqual({ accountId: 893502140, steamId64: "76561198853767868" });
+    expect(inviteRecipient("https://s.team/p/FhGc-RdQr/NQVGTQPG")).toEqual({ accountId: 893502140, steamId64: "76561198853767868" });
     expect(inviteRecipient("https://s.team/p/abcd-efgh/QWERTYUI")).toBeNull();
     expect(inviteRecipient("https://example.com/p/fhgc-rdqr/NQVGTQPG")).toBeNull();
+  });
+});
+
+describe("canonicalInviteUrl", () => {
+  it("writes the code in lower case and keeps the token as it was (its case matters)", () => {
+    expect(canonicalInviteUrl("https://s.team/p/FHGC-RDQR/NQVGTQPG")).toBe("https://s.team/p/fhgc-rdqr/NQVGTQPG");
+    expect(canonicalInviteUrl("HTTPS://S.TEAM/p/Fhgc-Rdqr/NqVgTqPg/")).toBe("https://s.team/p/fhgc-rdqr/NqVgTqPg/");
+    expect(canonicalInviteUrl("https://s.team/p/fhgc-rdqr/NQVGTQPG")).toBe("https://s.team/p/fhgc-rdqr/NQVGTQPG");
   });
 });

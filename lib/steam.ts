@@ -52,7 +52,10 @@ export function repeatsTradeLinkParameter(link: string | URL): boolean {
   return url.searchParams.getAll("partner").length > 1 || url.searchParams.getAll("token").length > 1;
 }
 
-/** A friend-invite link: `https://s.team/p/<code>/<token>`. */
+/**
+ * A friend-invite link: `https://s.team/p/<code>/<token>`. The code is read in either case (its
+ * alphabet is letters only, so `FHGC-RDQR` is `fhgc-rdqr`, as a phone's caps lock types it).
+ */
 export function isInviteUrl(value: string): boolean {
   let url: URL;
   try {
@@ -65,8 +68,17 @@ export function isInviteUrl(value: string): boolean {
     url.hostname === "s.team" &&
     !url.username &&
     !url.search &&
-    /^\/p\/[a-z0-9]{2,8}(?:-[a-z0-9]{2,8}){0,3}\/[A-Za-z0-9]{6,16}\/?$/.test(url.pathname)
+    /^\/p\/[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){0,3}\/[A-Za-z0-9]{6,16}\/?$/.test(url.pathname)
   );
+}
+
+/** An invite link as the store keeps it: the code in lower case, as the store itself writes it; the token's case is kept, since it matters. */
+export function canonicalInviteUrl(value: string): string {
+  if (!isInviteUrl(value)) return value;
+  const url = new URL(value);
+  const [, p, code = "", ...rest] = url.pathname.split("/");
+  url.pathname = ["", p, code.toLowerCase(), ...rest].join("/");
+  return url.toString();
 }
 
 /** The hex digits 0-f as a friend-invite code writes them. */

@@ -6,8 +6,9 @@ import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-app
 import { importEntryText, importSkipText, importWarningText } from "@/lib/catalog/import-problems";
 import { messages } from "@/lib/i18n/messages";
 import { UsageError, runCli, withDatabase } from "./lib/cli";
+import { readRatesFile, refuseJumps, warnMissingRates } from "./lib/rates";
 
-const USAGE = `Usage: npm run catalog:import -- FILE [CC=FILE ...] [--regions RU,KZ]
+const USAGE = `Usage: npm run catalog:import -- FILE [CC=FILE ...] [--regions RU,KZ] [--rates RATES_FILE [--force]]
 
 FILE is JSON from the store's appdetails endpoint fetched with cc=ru (prices in roubles): one object
 keyed by app id, an array of such objects, or one per line (JSON lines). Only entries of type "game"
@@ -16,9 +17,12 @@ curated lists, Russian title and gift regions; their text, genres, prices and pa
 
 CC=FILE (KZ=appdetails-kz.json) is the same endpoint fetched with cc=kz: each package's price in
 that region, in the file's currency; an app the file answers success: false for, or a package
-without a price there, is restricted in the region. Rates live in currency_rates.
+without a price there, is restricted in the region. Its prices are judged at the latest rate of
+their currency (currency_rates): give the rates with --rates, or later with npm run rates:set.
 
---regions  gift regions for games new to the catalog (default ${DEFAULT_GIFT_REGIONS.join(",")})`;
+--regions  gift regions for games new to the catalog (default ${DEFAULT_GIFT_REGIONS.join(",")})
+--rates    a rates file as npm run rates:import reads it (CSV currency,date,rate, or JSON), stored
+           with the import; --force lets a rate move more than twice the one in force`;
 
 function parseRegions(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -35,7 +39,7 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { regions: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: { regions: { type: "string" }, rates: { type: "string" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } },
   });
   if (values.help) {
     console.log(USAGE);
@@ -50,13 +54,17 @@ async function main(argv: string[]): Promise<void> {
     regionalArgs.map(async (arg) => ({ region: arg.slice(0, 2).toUpperCase(), text: await fs.readFile(arg.slice(3), "utf8") })),
   );
   if (regional.some((r) => r.region === "RU")) throw new UsageError("RU prices are the store's own: give the cc=ru file as FILE");
+  const rates = values.rates === undefined ? [] : await readRatesFile(values.rates);
 
   await withDatabase(async (db) => {
-    const summary = await importAppdetails(db, text, { defaultGiftRegions, regional });
+    await refuseJumps(db, rates, values.force === true);
+    const summary = await importAppdetails(db, text, { defaultGiftRegions, regional, rates });
+    if (rates.length > 0) console.log(`Stored ${rates.length} currency ${rates.length === 1 ? "rate" : "rates"} from ${values.rates}.`);
     console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.length}.`);
     const texts = messages.en.adminCatalog.catalog.import.problems;
     for (const s of summary.skipped) console.log(`  skipped ${importEntryText(s, texts)}: ${importSkipText(s, texts)}`);
     for (const w of summary.warnings) console.log(`  warning: ${importWarningText(w, texts)}`);
+    await warnMissingRates(db);
   });
 }
 

@@ -3,7 +3,8 @@ import { createDb, createPool } from "@/lib/db/client";
 import { resolveDatabaseUrl } from "@/lib/db/embedded";
 import { listCatalog } from "@/lib/services/catalog";
 
-const QUERIES = ["portl", "cyberpnk", "киберпанк", "кибер", "элден ринг", "CS2", "Portal 2", "dota"];
+// Issue 14's searches that found nothing, then controls that always worked (docs/search.md).
+const QUERIES = ["portl", "cyberpnk", "киберпанк", "кибер", "элден ринг", "CS2", "portal", "cyberpunk", "elden", "Portal 2", "dota"];
 
 async function main(argv: string[]): Promise<void> {
   const database = await resolveDatabaseUrl();

@@ -2,7 +2,7 @@
 
 import { withArrivalNotice } from "@/components/site/arrival-notice";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { signInWithPassword } from "@/lib/queries/auth-client";
+import { csrfToken, signInWithPassword } from "@/lib/queries/auth-client";
 import { PASSWORD_MIN_LENGTH, signUpRequestSchema, type AccountFieldErrors } from "@/lib/schemas/account";
 import { CredentialsForm, type CredentialsOutcome } from "./credentials-form";
 
@@ -25,6 +25,10 @@ export function SignUpForm({
   const { t } = useI18n();
 
   async function signUp(credentials: { email: string; password: string }): Promise<CredentialsOutcome<SignUpNotice>> {
+    // The sign-in's CSRF token is fetched while the account is being made (the password hash takes
+    // most of that), so the sign-in after it starts at once. Its failure is the sign-in's to report.
+    const csrf = csrfToken();
+    csrf.catch(() => {});
     let result: SignUpResult;
     try {
       result = await action(credentials);
@@ -32,7 +36,7 @@ export function SignUpForm({
       return { kind: "notice", notice: "generic" };
     }
     if (!result.ok) return "rateLimited" in result ? { kind: "notice", notice: "rateLimited" } : { kind: "fields", errors: result.errors };
-    const signedIn = await signInWithPassword(credentials.email, credentials.password);
+    const signedIn = await signInWithPassword(credentials.email, credentials.password, csrf);
     // The account exists either way; if the sign-in step failed, the sign-in page says so.
     window.location.assign(
       signedIn.ok

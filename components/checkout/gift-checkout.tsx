@@ -3,7 +3,7 @@
 import { useId, type FormEvent } from "react";
 import { ChoiceGroup, SelectField, TextField, type Choice } from "@/components/forms/fields";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import type { CheckoutField } from "@/lib/i18n/checkout-errors";
+import { localizeApiError, type CheckoutField } from "@/lib/i18n/checkout-errors";
 import { gameAvailability } from "@/lib/catalog/availability";
 import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
@@ -166,6 +166,19 @@ export function GiftCheckout({ game, defaultEmail = "" }: GiftCheckoutProps) {
   }
 
   const selected = game.packages.find((p) => String(p.packageId) === values.packageId);
+  // The regions the chosen edition cannot go to, as the page was rendered: marked in the list, and
+  // the chosen one's reason said at once, in the words the store's 409 would use. The store still
+  // judges at submit (a rate may change meanwhile).
+  const refusals = new Map((selected?.refusedRegions ?? []).map((r) => [r.region, r.refusal]));
+  const chosenRefusal = refusals.get(values.region);
+  const regionVerdict = chosenRefusal
+    ? localizeApiError({ status: 409, reason: chosenRefusal, message: "" }, t, problemContext).message
+    : undefined;
+  const regionOptions = game.giftRegions.map((code) => {
+    const refusal = refusals.get(code);
+    const label = regionName(code, locale);
+    return { value: code, label: refusal ? format(g.region.option, { region: label, why: g.region.refused[refusal] }) : label };
+  });
   const basePrice = selected?.price?.paymentAmount;
   const pay = (kopecks: number) => money(quote(kopecks, feeMode, pricing.feeRateBps).paymentAmount);
 
@@ -221,8 +234,9 @@ export function GiftCheckout({ game, defaultEmail = "" }: GiftCheckoutProps) {
           placeholder={g.region.placeholder}
           value={values.region}
           onChange={update("region", "region")}
-          options={game.giftRegions.map((code) => ({ value: code, label: regionName(code, locale) }))}
-          error={errorFor("region")}
+          options={regionOptions}
+          error={errorFor("region") ?? regionVerdict}
+          liveError
           selectRef={register("region")}
         />
         <ChoiceGroup

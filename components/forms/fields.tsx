@@ -78,12 +78,15 @@ function Labelled({
   note,
   hint,
   error,
+  liveError,
   children,
 }: {
   label: string;
   note?: string;
   hint?: ReactNode;
   error?: string;
+  /** Announce the error when it appears while the control has the focus (a choice judged as it is made). */
+  liveError?: boolean;
   children: (control: ControlProps) => ReactNode;
 }) {
   const id = useId();
@@ -105,7 +108,13 @@ function Labelled({
         "aria-invalid": error ? true : undefined,
         "aria-describedby": describedBy(error && errorId, hint ? hintId : undefined),
       })}
-      <FieldError id={errorId} message={error} />
+      {liveError ? (
+        <div aria-live="polite">
+          <FieldError id={errorId} message={error} />
+        </div>
+      ) : (
+        <FieldError id={errorId} message={error} />
+      )}
     </div>
   );
 }
@@ -149,12 +158,14 @@ interface SelectFieldProps {
   name: string;
   placeholder: string;
   options: { value: string; label: string }[];
+  /** The error may appear as soon as an option is chosen: announce it. */
+  liveError?: boolean;
 }
 
-export function SelectField({ label, hint, error, value, onChange, selectRef, name, placeholder, options }: SelectFieldProps) {
+export function SelectField({ label, hint, error, value, onChange, selectRef, name, placeholder, options, liveError }: SelectFieldProps) {
   const ref = useAdoptingRef<HTMLSelectElement>((select) => select.value || null, value, onChange, selectRef);
   return (
-    <Labelled label={label} hint={hint} error={error}>
+    <Labelled label={label} hint={hint} error={error} liveError={liveError}>
       {(control) => (
         <select
           {...control}
@@ -162,7 +173,7 @@ export function SelectField({ label, hint, error, value, onChange, selectRef, na
           name={name}
           value={value}
           onChange={(event) => onChange(event.target.value)}
-          className={`mt-1.5 ${controlClass} sm:max-w-xs`}
+          className={`mt-1.5 ${controlClass} sm:max-w-md`}
         >
           <option value="" disabled>
             {placeholder}

@@ -55,6 +55,7 @@ test("a free-to-play game says it is free and leads to its gear instead of a che
   await expect(page.getByRole("heading", { level: 1, name: "Counter-Strike 2" })).toBeVisible();
   await expect(page.getByText("Бесплатно", { exact: true }).first()).toBeVisible();
   await expect(page.getByText("Игра бесплатная: дарить её не нужно.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Куда можно подарить" })).toHaveText(/Бесплатную игру дарить не нужно/);
   // Its edition says free as well, not "no price yet".
   const editions = page.getByRole("region", { name: "Издания" });
   await expect(editions.getByRole("row", { name: /Counter-Strike 2/ })).toContainText("Бесплатно");

@@ -51,7 +51,11 @@ test("a guest buys a gift, pays, follows the result page's link and watches the 
   const steps = progress.getByRole("listitem");
   await expect(steps).toHaveText([/Заказ оформлен/, /Оплачено/, /В очереди: заказ отправит сотрудник GiftKey/]);
   await expect(progress).toContainText("Оплачено, готовим доставку");
-  await expect(page.getByRole("region", { name: "Кому" })).toContainText("Казахстан");
+  const recipient = page.getByRole("region", { name: "Кому" });
+  await expect(recipient).toContainText("Казахстан");
+  // The friend the invite link names, decoded (https://s.team/p/fhgc-rdqr/… is account 893502140).
+  const friend = recipient.locator("div").filter({ has: page.getByRole("term").getByText("Аккаунт друга (SteamID64)", { exact: true }) });
+  await expect(friend.getByRole("definition")).toHaveText("76561198853767868");
   await expect(page.getByRole("region", { name: "Сумма" })).toContainText("К оплате");
   await expectAccessible(page, "the order page on its way");
 

@@ -66,6 +66,10 @@ test("a gift's payment page names the region; once expired it leads back to the 
   await page.goto(`/pay/${intentId}`);
   await expect(page.getByText("Регион получателя: Казахстан")).toBeVisible();
   await expect(page.getByText("Регион получателя: KZ")).toHaveCount(0);
+  // The friend the invite link https://s.team/p/fhgc-rdqr/… names, decoded, so a wrong link shows before paying.
+  await expect(page.getByRole("listitem").filter({ hasText: "Аккаунт друга (SteamID64)" })).toHaveText(
+    "Аккаунт друга (SteamID64): 76561198853767868",
+  );
 
   await dbQuery("UPDATE intents SET expires_at = now() - interval '1 second' WHERE id = $1", [intentId]);
   await page.goto(`/pay/${intentId}/result`);
@@ -83,6 +87,9 @@ test.describe("in English", () => {
     const intentId = await createGiftIntent(request, baseURL!);
     await page.goto(`/pay/${intentId}`);
     await expect(page.getByText("Recipient's region: Kazakhstan")).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: "Friend's account (SteamID64)" })).toHaveText(
+      "Friend's account (SteamID64): 76561198853767868",
+    );
     await page.getByRole("link", { name: "Decline payment" }).click();
     await page.getByRole("button", { name: "Yes, decline" }).click();
     await expect(page.getByRole("link", { name: "Back to Portal 2" })).toHaveAttribute("href", "/games/620");

@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput, type RegionPriceInput } from "@/lib/services/catalog-write";
 import type { ImportEntry, ImportSkip, ImportWarning } from "./import-problems";
+import { upsertCurrencyRates, type CurrencyRateInput } from "@/lib/services/giftability";
 
 // Imports files of the store's `appdetails` responses: the store's own (fetched with cc=ru, so amounts
 // are kopecks) and, optionally, one per other region (cc=kz, cc=tr, ...) for the regional prices.
@@ -32,6 +33,8 @@ export interface ImportOptions {
    * reported in `failed` instead of ending the import.
    */
   batches?: { size: number; onProgress: (done: number, total: number) => void | Promise<void> };
+  /** Dated currency rates to store with the games, so the one refresh of giftability weighs both. */
+  rates?: readonly CurrencyRateInput[];
 }
 
 export interface ImportSummary {
@@ -485,6 +488,7 @@ export async function importAppdetails(db: DbExecutor, text: string, opts: Impor
     };
   });
   const failed = opts.batches ? await upsertInBatches(db, inputs, opts.batches) : (await upsertGames(db, inputs), []);
+  if (opts.rates?.length) await upsertCurrencyRates(db, opts.rates);
   await refreshCatalogCounts(db);
   const refused = new Set(failed.map((f) => ("app" in f.entry ? f.entry.app : "")));
   const written = inputs.filter((game) => !refused.has(String(game.appId)));

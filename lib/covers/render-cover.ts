@@ -1,5 +1,11 @@
 // A store-style header image (460x215) for games that have none. Pure: the same game always gets the same picture.
 
+/**
+ * The generated cover's drawing, in its URL (`/covers/{appId}.svg?v=2`): a browser keeps a cover a
+ * day as immutable, so a new drawing needs a new URL to reach it. 2: no title on the art.
+ */
+export const COVER_VERSION = 2;
+
 export const COVER_WIDTH = 460;
 export const COVER_HEIGHT = 215;
 /** The share card (lib/covers/share-card.tsx): the size link previews ask for. */

@@ -10,7 +10,8 @@ function stringField(body: unknown, name: string): string | null {
 
 export type SignInOutcome = { ok: true } | { ok: false; error: "invalid" | "tooMany" | "unavailable" };
 
-async function csrfToken(): Promise<string> {
+/** next-auth's CSRF token for this browser (its cookie is set by the same answer). */
+export async function csrfToken(): Promise<string> {
   const response = await fetch(`${AUTH_BASE}/csrf`, { credentials: "same-origin", cache: "no-store" });
   const token = stringField(await response.json().catch(() => null), "csrfToken");
   if (!token) throw new Error("the sign-in service answered without a CSRF token");
@@ -18,8 +19,12 @@ async function csrfToken(): Promise<string> {
 }
 
 /** next-auth answers `{url}`; a refusal is that URL's `error` parameter. */
-async function postAuth(path: string, fields: Record<string, string>): Promise<{ ok: boolean; error: string | null }> {
-  const body = new URLSearchParams({ ...fields, csrfToken: await csrfToken(), json: "true" });
+async function postAuth(
+  path: string,
+  fields: Record<string, string>,
+  csrf: Promise<string> = csrfToken(),
+): Promise<{ ok: boolean; error: string | null }> {
+  const body = new URLSearchParams({ ...fields, csrfToken: await csrf, json: "true" });
   const response = await fetch(`${AUTH_BASE}/${path}`, {
     method: "POST",
     credentials: "same-origin",
@@ -35,11 +40,12 @@ async function postAuth(path: string, fields: Record<string, string>): Promise<{
 /**
  * Signs in with e-mail and password through next-auth's credentials endpoint (its CSRF double
  * submit included), without next-auth's client: no provider round trip, and a failure stays on
- * our form instead of navigating to next-auth's error page.
+ * our form instead of navigating to next-auth's error page. `csrf`: a token asked for earlier
+ * (csrfToken()), so its round trip overlaps other work instead of coming first.
  */
-export async function signInWithPassword(email: string, password: string): Promise<SignInOutcome> {
+export async function signInWithPassword(email: string, password: string, csrf?: Promise<string>): Promise<SignInOutcome> {
   try {
-    const result = await postAuth("callback/credentials", { email, password, callbackUrl: window.location.href });
+    const result = await postAuth("callback/credentials", { email, password, callbackUrl: window.location.href }, csrf);
     if (result.ok) {
       // The next /api/v1 call must get a token owned by this account, not the guest's.
       forgetStorefrontToken();

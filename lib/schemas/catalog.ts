@@ -118,16 +118,26 @@ export const catalogResponseSchema = z
 
 export type CatalogResponse = z.infer<typeof catalogResponseSchema>;
 
+/** Why an edition on sale cannot be gifted to one of the game's regions. */
+export const EDITION_REGION_REFUSALS = ["region_restricted", "region_price_gap"] as const;
+
+/** Why a gift to one of a game's regions would be refused: the game's own reasons first, as verify answers them. */
+export const GIFT_REGION_REFUSALS = ["game_not_released", "game_not_priced", ...EDITION_REGION_REFUSALS] as const;
+
 export const gamePackageSchema = z
   .object({
     packageId: z.int(),
     title: z.string(),
     isMain: z.boolean().meta({ description: "The edition used when a gift names no packageId" }),
     price: priceSchema.nullable(),
+    refusedRegions: z.array(z.object({ region: z.string().meta({ example: "AM" }), refusal: z.enum(EDITION_REGION_REFUSALS) })).meta({
+      description:
+        "Those of the game's `giftRegions` this edition cannot be gifted to now, and why (the reason POST /gifts/verify would answer with this packageId); empty when it can go to all of them, or has no price",
+    }),
   })
   .meta({ id: "GamePackage" });
 
-export const GIFT_REGION_REFUSALS = ["region_restricted", "region_price_gap"] as const;
+export type GamePackage = z.infer<typeof gamePackageSchema>;
 
 export const giftRegionPriceSchema = z
   .object({
@@ -135,10 +145,10 @@ export const giftRegionPriceSchema = z
     currency: z.string().nullable().meta({ description: "ISO 4217; null when the store has no price for the region", example: "KZT" }),
     amount: z.int().nullable().meta({ description: "The main edition's price there, minor units (1/100) of `currency`" }),
     convertedAmount: z.int().nullable().meta({ description: "`amount` in kopecks at the store's current rate" }),
-    refusal: z
-      .enum(GIFT_REGION_REFUSALS)
-      .nullable()
-      .meta({ description: "Why the main edition cannot be gifted there (the reason POST /gifts/verify would answer); null when it can" }),
+    refusal: z.enum(GIFT_REGION_REFUSALS).nullable().meta({
+      description:
+        "Why the main edition cannot be gifted there (the reason POST /gifts/verify would answer): the game is not out yet or has no price (then every region says so), the edition is not sold there, or its price there is too far from the store's; null when it can",
+    }),
   })
   .meta({ id: "GiftRegionPrice" });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "./zod-config";
-import { inviteRecipient, isInviteUrl } from "@/lib/steam";
+import { canonicalInviteUrl, inviteRecipient, isInviteUrl } from "@/lib/steam";
 import { CURRENCY, FEE_MODES } from "@/lib/money";
 import {
   appIdSchema,
@@ -36,6 +36,8 @@ export const inviteUrlSchema = inviteLinkSchema
     error: UNDECODABLE_INVITE_MESSAGE,
     params: { reason: "invite_link_undecodable" },
   })
+  // One friend, one spelling: the queue, the order and the back office's search see the same link.
+  .transform(canonicalInviteUrl)
   .meta({ format: "uri", example: "https://s.team/p/fhgc-rdqr/NQVGTQPG" });
 
 export const regionSchema = z

@@ -69,6 +69,14 @@ describe("giftVerifyRequestSchema", () => {
     expect(parsed.code).toBe("WELCOME10");
   });
 
+  it("accepts an invite link's code in capitals and stores it as the store writes it", () => {
+    const parsed = giftVerifyRequestSchema.parse({
+      ...gift,
+      target: { ...gift.target, inviteUrl: " https://s.team/p/FHGC-RDQR/NQVGTQPG " },
+    });
+    expect(parsed.target.inviteUrl).toBe("https://s.team/p/fhgc-rdqr/NQVGTQPG");
+  });
+
   it.each([
     [{ ...gift, item: undefined }, "item is required"],
     [{ ...gift, item: "abc" }, "item must be the game's appId (a positive integer)"],

@@ -41,7 +41,7 @@ describe("listCatalog's cache", () => {
     for (let i = 0; i < 200; i++) {
       const origin = `http://forged-${i}.example`;
       const { games } = await listCatalog(db, { page: 0, limit: 24, sort: "relevance", lang: "en" }, origin);
-      expect(games[0]?.headerImage).toBe(`${origin}/covers/620.svg`);
+      expect(games[0]?.headerImage).toBe(`${origin}/covers/620.svg?v=2`);
     }
     expect(catalogCacheStats().entries).toBe(1);
   });

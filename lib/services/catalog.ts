@@ -4,13 +4,24 @@ import type { Database } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { CURRENCY } from "@/lib/money";
 import { toLatin } from "@/lib/catalog/transliterate";
+import { COVER_VERSION } from "@/lib/covers/render-cover";
 import { isAppId } from "@/lib/schemas/common";
-import type { CatalogGame, CatalogQuery, CatalogResponse, GameDetails, GiftRegionPrice, Language, Price } from "@/lib/schemas/catalog";
+import {
+  GIFT_REGION_REFUSALS,
+  type CatalogGame,
+  type CatalogQuery,
+  type CatalogResponse,
+  type GameDetails,
+  type GamePackage,
+  type GiftRegionPrice,
+  type Language,
+  type Price,
+} from "@/lib/schemas/catalog";
 import type { CatalogSort } from "@/lib/schemas/catalog-params";
 import { TtlCache } from "@/lib/ttl-cache";
 import { DomainError } from "@/lib/errors";
-import { convertedKopecks, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
-import { mainEditionOffers } from "./giftability";
+import { convertedKopecks, giftRefusals, regionRefusal, type RegionOffer } from "@/lib/catalog/availability";
+import { editionOffers } from "./giftability";
 
 const MAX_SEARCH_TERMS = 8;
 
@@ -45,7 +56,7 @@ type StoredCatalog = { games: StoredGame[]; total: number };
 
 const withOrigin = (game: StoredGame, origin: string): CatalogGame => ({
   ...game,
-  headerImage: game.headerImage ?? `${origin}/covers/${game.appId}.svg`,
+  headerImage: game.headerImage ?? `${origin}/covers/${game.appId}.svg?v=${COVER_VERSION}`,
 });
 
 function toCatalogGame(row: GameRow, lang: Language, origin: string): CatalogGame {
@@ -386,10 +397,12 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       sql`SELECT package_id, title, is_main, price_initial, price_final, discount_percent
           FROM packages WHERE app_id = ${appId} ORDER BY is_main DESC, position, package_id`,
     ),
-    mainEditionOffers(db, appId),
+    editionOffers(db, appId),
   ]);
   const row = games.rows[0];
   if (!row) throw new DomainError("game_not_found", { appId }, "appId");
+  const main = packages.rows.find((p) => p.is_main);
+  const mainOffers = (main && offers.get(main.package_id)) ?? new Map<string, RegionOffer>();
   return {
     ...toCatalogGame(row, lang, origin),
     packages: packages.rows.map((p) => ({
@@ -397,14 +410,40 @@ export async function getGameOrThrow(db: Database, appIdParam: number | string, 
       title: p.title,
       isMain: p.is_main,
       price: toPrice(p.price_initial, p.price_final, p.discount_percent),
+      refusedRegions: refusedRegions(row.gift_regions, p.price_final, offers.get(p.package_id)),
     })),
     giftRegions: row.gift_regions,
-    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(region, row.price_final, offers.get(region))),
+    giftRegionPrices: row.gift_regions.map((region) => giftRegionPrice(row, region, mainOffers.get(region))),
   };
 }
 
-function giftRegionPrice(region: string, storePrice: number | null, offer: RegionOffer | undefined): GiftRegionPrice {
-  const refusal = storePrice === null ? null : regionRefusal({ storePrice, offer, maxGapPercent: env.GIFT_PRICE_GAP });
+/** The regions an edition on sale cannot be gifted to, by the regional half of the gift rule. */
+function refusedRegions(
+  giftRegions: readonly string[],
+  storePrice: number | null,
+  offers: Map<string, RegionOffer> | undefined,
+): GamePackage["refusedRegions"] {
+  if (storePrice === null) return [];
+  return giftRegions.flatMap((region) => {
+    const refusal = regionRefusal({ storePrice, offer: offers?.get(region), maxGapPercent: env.GIFT_PRICE_GAP });
+    return refusal ? [{ region, refusal }] : [];
+  });
+}
+
+/**
+ * The main edition in one gift region: its local price and the reason a gift there would be
+ * refused, by giftRefusal (the rule verify applies), so an unreleased or unpriced game is refused
+ * in every region as its buy box says.
+ */
+function giftRegionPrice(game: GameRow & { gift_regions: string[] }, region: string, offer: RegionOffer | undefined): GiftRegionPrice {
+  const storePrice = game.price_final;
+  const reasons = giftRefusals(
+    { comingSoon: game.coming_soon, priced: storePrice !== null, giftRegions: game.gift_regions },
+    region,
+    storePrice === null ? undefined : { storePrice, offer, maxGapPercent: env.GIFT_PRICE_GAP },
+  );
+  // region_not_giftable cannot come up: the region is one of the game's own.
+  const refusal = GIFT_REGION_REFUSALS.find((r) => reasons.includes(r)) ?? null;
   const converted =
     offer?.amount != null && offer.rubMicrosPerUnit !== null ? convertedKopecks(offer.amount, offer.rubMicrosPerUnit) : null;
   return { region, currency: offer?.currency ?? null, amount: offer?.amount ?? null, convertedAmount: converted, refusal };

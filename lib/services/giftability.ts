@@ -32,7 +32,7 @@ export const toOffer = (row: OfferRow): RegionOffer => ({
   rubMicrosPerUnit: row.rub_micros_per_unit === null ? null : Number(row.rub_micros_per_unit),
 });
 
-/** The main edition's offers by region, for the game page. */
+/** The main edition's offers by region. */
 export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<Map<string, RegionOffer>> {
   const { rows } = await db.execute<OfferRow>(
     sql`SELECT rp.region, rp.currency, rp.amount, rp.restricted, rate.rub_micros_per_unit
@@ -40,6 +40,21 @@ export async function mainEditionOffers(db: DbExecutor, appId: number): Promise<
         WHERE p.app_id = ${appId} AND p.is_main`,
   );
   return new Map(rows.map((row) => [row.region, toOffer(row)]));
+}
+
+/** Each edition's offers by region (by package id), for the game page. */
+export async function editionOffers(db: DbExecutor, appId: number): Promise<Map<number, Map<string, RegionOffer>>> {
+  const { rows } = await db.execute<OfferRow & { package_id: number }>(
+    sql`SELECT rp.package_id, rp.region, rp.currency, rp.amount, rp.restricted, rate.rub_micros_per_unit
+        FROM packages p JOIN package_region_prices rp ON rp.package_id = p.package_id ${CURRENT_RATE}
+        WHERE p.app_id = ${appId}`,
+  );
+  const byEdition = new Map<number, Map<string, RegionOffer>>();
+  for (const row of rows) {
+    const offers = byEdition.get(row.package_id) ?? new Map<string, RegionOffer>();
+    byEdition.set(row.package_id, offers.set(row.region, toOffer(row)));
+  }
+  return byEdition;
 }
 
 /**

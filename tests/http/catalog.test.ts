@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, appQuery } from "./support";
 
 const CATALOG = "/api/v1/gifts/catalog";
+const origin = () => inject("appBaseUrl");
 
 describe("GET /gifts/catalog", () => {
   it("returns the first 20 games and the total by default", async () => {
@@ -14,7 +15,7 @@ describe("GET /gifts/catalog", () => {
       appId: 1091500,
       slug: "store-1091500",
       title: "Cyberpunk 2077",
-      headerImage: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/covers\/1091500\.svg$/),
+      headerImage: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/covers\/1091500\.svg\?v=\d+$/),
       shortDescription: expect.any(String),
       genres: ["RPG", "Action", "Open World"],
       price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
@@ -181,12 +182,20 @@ describe("GET /gifts/games/{appId}", () => {
         title: "Cyberpunk 2077",
         isMain: true,
         price: { paymentAmount: 149950, paymentCurrency: "RUB", paymentAmountFull: 299900, discountPercent: 50 },
+        refusedRegions: [
+          { region: "BY", refusal: "region_price_gap" },
+          { region: "AM", refusal: "region_restricted" },
+        ],
       },
       {
         packageId: 10915002,
         title: "Cyberpunk 2077: Ultimate Edition",
         isMain: false,
         price: { paymentAmount: 449900, paymentCurrency: "RUB" },
+        refusedRegions: [
+          { region: "BY", refusal: "region_price_gap" },
+          { region: "AM", refusal: "region_restricted" },
+        ],
       },
     ]);
   });
@@ -208,6 +217,77 @@ describe("GET /covers/{appId}.svg", () => {
       expect(await cover.text()).toContain("<svg");
     }
   });
+
+  // Issue 14 item 10: the card and the game page print the title beside the cover, in the page's
+  // language, so the art must not repeat it (in English above the Russian one).
+  it("draws no title on the art the cards and the game page show", async () => {
+    const res = await api(`${CATALOG}?limit=20&lang=ru`);
+    const game = await api("/api/v1/gifts/games/1091500?lang=ru");
+    for (const { headerImage, title } of [...res.body.games, game.body]) {
+      const svg = await (await fetch(headerImage)).text();
+      expect(svg, headerImage).not.toMatch(/<text|<tspan/);
+      // The title only as the image's accessible name, never drawn.
+      expect(svg.replace(/aria-label="[^"]*"/, ""), headerImage).not.toContain(title);
+    }
+  });
+
+  // A browser keeps a cover for a day (max-age=86400, immutable): one that held the old, titled
+  // cover would show it until then, unless the URL the pages link changes with the drawing.
+  it("is linked at a URL of its drawing's version, so a cached titled cover is not reused", async () => {
+    const res = await api(`${CATALOG}?limit=1`);
+    const { headerImage } = res.body.games[0];
+    expect(headerImage).toMatch(/\/covers\/\d+\.svg\?v=\d+$/);
+    const cover = await fetch(headerImage);
+    expect(cover.headers.get("cache-control")).toBe("public, max-age=86400, immutable");
+    expect(await cover.text()).not.toContain("<text");
+  });
+});
+
+describe("the favicon", () => {
+  it("is served as SVG and linked from the catalog, a game page and the sign-in page", async () => {
+    for (const path of ["/", "/games/620", "/sign-in"]) {
+      const html = await (await fetch(`${origin()}${path}`)).text();
+      const link = /<link rel="icon" href="([^"]+)"[^>]*type="image\/svg\+xml"/.exec(html);
+      expect(link, path).not.toBeNull();
+      const icon = await fetch(new URL(link![1]!.replaceAll("&amp;", "&"), origin()));
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get("content-type")).toContain("image/svg+xml");
+      expect(await icon.text()).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    }
+  });
+});
+
+describe("the catalog's first page by default", () => {
+  /** Whether a game can be bought now: released, and priced unless it is free to play. */
+  async function buyable(appIds: number[]): Promise<Map<number, boolean>> {
+    const rows = await appQuery<{ app_id: number; buyable: boolean }>(
+      `SELECT g.app_id, NOT g.coming_soon AND (p.price_final IS NOT NULL OR 'free to play' = ANY (g.genre_keys)) AS buyable
+       FROM games g JOIN packages p ON p.app_id = g.app_id AND p.is_main WHERE g.app_id = ANY ($1)`,
+      [appIds],
+    );
+    return new Map(rows.map((r) => [r.app_id, r.buyable]));
+  }
+
+  // 999990 (not out) and 999991 (no price) are the demo's 3rd and 4th most popular games.
+  it("holds no game that is not out yet or has no price, in the API", async () => {
+    const res = await api(CATALOG);
+    const ids: number[] = res.body.games.map((g: { appId: number }) => g.appId);
+    expect(ids).toHaveLength(20);
+    expect(ids).not.toContain(999990);
+    expect(ids).not.toContain(999991);
+    const verdict = await buyable(ids);
+    expect(ids.filter((id) => verdict.get(id) !== true)).toEqual([]);
+  });
+
+  it("holds no game that is not out yet or has no price, on the page", async () => {
+    const html = await (await fetch(`${origin()}/`)).text();
+    const ids = [...new Set([...html.matchAll(/href="\/games\/(\d+)"/g)].map((m) => Number(m[1])))];
+    expect(ids.length).toBeGreaterThanOrEqual(20);
+    expect(ids).not.toContain(999990);
+    expect(ids).not.toContain(999991);
+    const verdict = await buyable(ids);
+    expect(ids.filter((id) => verdict.get(id) !== true)).toEqual([]);
+  });
 });
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
@@ -218,11 +298,9 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 }
 
 describe("GET /covers/{appId}.png (the share card)", () => {
-  const origin = () => inject("appBaseUrl");
-
   it("is a 1200x630 PNG of a real game, cacheable", async () => {
     const res = await api(`${CATALOG}?limit=1`);
-    const card = await fetch(res.body.games[0].headerImage.replace(/\.svg$/, ".png"));
+    const card = await fetch(res.body.games[0].headerImage.replace(/\.svg(\?.*)?$/, ".png"));
     expect(card.status).toBe(200);
     expect(card.headers.get("content-type")).toBe("image/png");
     expect(card.headers.get("cache-control")).toContain("max-age=86400");

@@ -127,6 +127,64 @@ describe("gifts to a region", () => {
       { region: "AM", currency: "USD", amount: null, convertedAmount: null, refusal: "region_restricted" },
     ]);
   });
+
+  it("are refused in every region of a game not yet out or without a price, as verify refuses them", async () => {
+    const unreleased = await getGameOrThrow(t.db, 999990, "en", "http://store.test");
+    expect(unreleased.giftRegionPrices.map((r) => r.refusal)).toEqual(["game_not_released"]);
+    expect(await refusal(gift("999990", "RU"))).toMatchObject({ reason: "game_not_released" });
+    const unpriced = await getGameOrThrow(t.db, 999991, "en", "http://store.test");
+    expect(unpriced.giftRegionPrices.map((r) => r.refusal)).toEqual(["game_not_priced", "game_not_priced"]);
+    expect(await refusal(gift("999991", "KZ"))).toMatchObject({ reason: "game_not_priced" });
+  });
+
+  it("show on the game page for each edition, so the form can mark the regions it cannot go to", async () => {
+    const game = await getGameOrThrow(t.db, 1091500, "en", "http://store.test");
+    expect(game.packages.map((p) => [p.packageId, p.refusedRegions])).toEqual([
+      [
+        10915001,
+        [
+          { region: "BY", refusal: "region_price_gap" },
+          { region: "AM", refusal: "region_restricted" },
+        ],
+      ],
+      [
+        10915002,
+        [
+          { region: "BY", refusal: "region_price_gap" },
+          { region: "AM", refusal: "region_restricted" },
+        ],
+      ],
+    ]);
+    // An edition of its own: dearer in KZ than the gap allows, while the main edition is not.
+    await t.db.execute(sql`UPDATE package_region_prices SET amount = amount * 2 WHERE package_id = 10915002 AND region = 'KZ'`);
+    try {
+      const changed = await getGameOrThrow(t.db, 1091500, "en", "http://store.test");
+      expect(changed.packages[0]!.refusedRegions.map((r) => r.region)).toEqual(["BY", "AM"]);
+      expect(changed.packages[1]!.refusedRegions).toContainEqual({ region: "KZ", refusal: "region_price_gap" });
+      // Exactly what verify answers, edition by edition and region by region.
+      for (const p of changed.packages)
+        for (const region of changed.giftRegions) {
+          const refused = p.refusedRegions.find((r) => r.region === region)?.refusal;
+          const answer = gift("1091500", region, p.packageId);
+          if (refused) expect(await refusal(answer), `${p.packageId} ${region}`).toMatchObject({ reason: refused });
+          else await expect(answer, `${p.packageId} ${region}`).resolves.toMatchObject({ code: 201 });
+        }
+    } finally {
+      await t.db.execute(sql`UPDATE package_region_prices SET amount = amount / 2 WHERE package_id = 10915002 AND region = 'KZ'`);
+    }
+  });
+
+  it("agree on the game page with the catalog's giftableTo for every game and region", async () => {
+    const { rows } = await t.db.execute<{ app_id: number; regions: string[] }>(
+      sql`SELECT g.app_id, coalesce(array_agg(gg.region) FILTER (WHERE gg.region IS NOT NULL), '{}') AS regions
+          FROM games g LEFT JOIN giftable_games gg ON gg.app_id = g.app_id GROUP BY g.app_id`,
+    );
+    for (const row of rows) {
+      const game = await getGameOrThrow(t.db, row.app_id, "en", "http://store.test");
+      const giftable = game.giftRegionPrices.filter((r) => r.refusal === null).map((r) => r.region);
+      expect({ appId: row.app_id, giftable: giftable.sort() }).toEqual({ appId: row.app_id, giftable: [...new Set(row.regions)].sort() });
+    }
+  });
 });
 
 describe("giftableTo", () => {

@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
@@ -90,6 +92,155 @@ describe("db:seed and catalog:import", () => {
     const result = run(script, args);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe("rates:set, rates:import, rates:list and catalog:import --rates", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gk-rates-"));
+  const file = (name: string, text: string) => {
+    const at = path.join(dir, name);
+    fs.writeFileSync(at, text);
+    return at;
+  };
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const rates = (...args: string[]) => run("rates.ts", args);
+  const today = new Date().toISOString().slice(0, 10);
+  /** Whether Red Dead Redemption 2 (1174180, in the sample) can be gifted to Turkey now. */
+  const giftableToTurkey = async () =>
+    (await t.pool.query("SELECT 1 FROM giftable_games WHERE app_id = 1174180 AND region = 'TR'")).rowCount === 1;
+  const storedRates = async () =>
+    (await t.pool.query("SELECT currency, as_of::text, rub_micros_per_unit::text FROM currency_rates ORDER BY 1, 2")).rows;
+
+  /** The sample as the store answers with cc=tr: prices in lira at 2.5 roubles each, so within the gap at that rate. */
+  function turkishFile(): string {
+    const sample = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/appdetails-sample.json"), "utf8")) as Record<
+      string,
+      { data?: any }
+    >;
+    for (const entry of Object.values(sample)) {
+      const price = entry.data?.price_overview;
+      if (price) Object.assign(price, { currency: "TRY", initial: Math.round(price.initial / 2.5), final: Math.round(price.final / 2.5) });
+      for (const group of entry.data?.package_groups ?? [])
+        for (const sub of group.subs)
+          if (typeof sub.price_in_cents_with_discount === "number")
+            sub.price_in_cents_with_discount = Math.round(sub.price_in_cents_with_discount / 2.5);
+    }
+    return file("tr.json", JSON.stringify(sample));
+  }
+
+  it("an import priced in a currency without a rate says so, and nothing can be gifted there yet", async () => {
+    const result = run("catalog-import.ts", ["tests/fixtures/appdetails-sample.json", `TR=${turkishFile()}`, "--regions", "RU,TR"]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("warning: prices in TRY (TR) have no rate, so gifts there are refused: npm run rates:set -- TRY=RATE");
+    expect(await giftableToTurkey()).toBe(false);
+  });
+
+  it("rates:set stores a dated rate and makes what it allows giftable at once", async () => {
+    const result = rates("set", "TRY=2.5", "usd=81.7");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`Stored 2 rates: TRY 2.5 (${today}), USD 81.7 (${today}).`);
+    const [, after, before] = /Giftable now: (\d+) game-region pairs \(were (\d+)\)/.exec(result.stdout) ?? [];
+    expect(Number(after)).toBeGreaterThan(Number(before));
+    expect(result.stdout).not.toContain("warning");
+    expect(await giftableToTurkey()).toBe(true);
+    expect(await storedRates()).toContainEqual({ currency: "TRY", as_of: today, rub_micros_per_unit: "2500000" });
+
+    const listed = rates("list");
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`TRY\\s+2\\.5\\s+${today}\\s+TR\\n`));
+    expect(listed.stdout).toMatch(/KZT\s+0\.162\s+2026-11-01\s+\S*KZ/);
+  });
+
+  it("refuses a rate far from the one in force unless forced, as a misplaced dot would be", async () => {
+    const before = await storedRates();
+    const refused = rates("set", "TRY=25", "--date", "2026-11-20");
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      "rates:set: TRY 2.5 -> 25: more than 2 times away from the rate in force; check the dot, or pass --force",
+    );
+    expect(await storedRates()).toEqual(before);
+
+    // An older day's rate does not displace the latest one.
+    const older = rates("import", file("older.csv", "currency,date,rate\nTRY,2026-11-20,25\n"), "--force");
+    expect(older.status).toBe(0);
+    expect(await giftableToTurkey()).toBe(true);
+
+    const forced = rates("set", "TRY=25", "--force");
+    expect(forced.status).toBe(0);
+    expect(await giftableToTurkey()).toBe(false); // ten times the roubles: far beyond the gap
+  });
+
+  it("rates:import reads a file; catalog:import --rates stores its rates with the games", async () => {
+    const csv = file("rates.csv", `# lira back to normal\ncurrency,date,rate\nTRY,${today},2.5\n`);
+    const imported = rates("import", csv, "--force");
+    expect(imported.stderr).toBe("");
+    expect(imported.stdout).toContain(`Stored 1 rate: TRY 2.5 (${today}).`);
+    expect(await giftableToTurkey()).toBe(true);
+
+    const json = file("rates.json", JSON.stringify([{ currency: "GEL", date: "2026-11-01", rate: "29.9" }]));
+    const result = run("catalog-import.ts", ["tests/fixtures/appdetails-sample.json", "--rates", json]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Stored 1 currency rate from ${json}\\.\\nImported 0 new games, updated \\d+`));
+    expect(await storedRates()).toContainEqual({ currency: "GEL", as_of: "2026-11-01", rub_micros_per_unit: "29900000" });
+  });
+
+  it.each([
+    ["rates.ts", ["set"], "rates:set: give at least one rate as CUR=RATE, such as USD=81.5 (roubles per unit)"],
+    ["rates.ts", ["set", "USD"], 'rates:set: "USD": write each rate as CUR=RATE'],
+    [
+      "rates.ts",
+      ["set", "USD=81,5"],
+      'rates:set: "USD=81,5": the rate must be roubles per unit, above 0 and at most 1000000, with a dot and at most 6 decimals, such as 81.5 (got "81,5")',
+    ],
+    ["rates.ts", ["set", "USD=0"], 'rates:set: "USD=0": the rate must be roubles per unit'],
+    ["rates.ts", ["set", "RUB=1"], 'rates:set: "RUB=1": RUB is the store\'s own currency; its rate is always 1'],
+    ["rates.ts", ["set", "US=81.5"], 'rates:set: "US=81.5": the currency must be a three-letter code such as USD (got "US")'],
+    ["rates.ts", ["set", "USD=81.5", "USD=82"], "rates:set: USD is given twice"],
+    [
+      "rates.ts",
+      ["set", "USD=81.5", "--date", "2026-02-30"],
+      'rates:set: --date: the date must be a day written YYYY-MM-DD, such as 2026-11-01 (got "2026-02-30")',
+    ],
+    ["rates.ts", ["set", "USD=81.5", "--date", "2999-01-01"], "rates:set: --date: 2999-01-01 is in the future"],
+    ["rates.ts", ["import"], "rates:import: rates:import takes one FILE"],
+    ["rates.ts", ["import", "no-such-rates.csv"], "rates:import: cannot read no-such-rates.csv: ENOENT"],
+    ["rates.ts", ["import", "tests/fixtures/appdetails-sample.json", "--date", "2026-11-01"], "rates:import: --date goes with rates:set"],
+    [
+      "rates.ts",
+      ["import", "tests/fixtures/appdetails-sample.json"],
+      'rates:import: tests/fixtures/appdetails-sample.json: expected an array of {"currency", "date", "rate"}',
+    ],
+    ["rates.ts", ["list", "USD"], "rates:list: rates:list takes no arguments"],
+    ["rates.ts", ["fly"], 'rates: unknown command "fly"'],
+    [
+      "catalog-import.ts",
+      ["tests/fixtures/appdetails-sample.json", "--rates", "no-such-rates.csv"],
+      "catalog:import: cannot read no-such-rates.csv: ENOENT",
+    ],
+  ])("%s %j exits 2 and stores nothing", async (script, args, message) => {
+    const before = await storedRates();
+    const result = run(script, args);
+    expect(result.stderr).toContain(message);
+    expect(result.status).toBe(2);
+    expect(await storedRates()).toEqual(before);
+  });
+
+  it("refuses a bad line of a file by its number, before storing any", async () => {
+    const before = await storedRates();
+    const csv = file("bad.csv", "currency,date,rate\nEUR,2026-11-02,95\nUSD,2026-11-02,82.1.5\n");
+    for (const [script, args, prefix] of [
+      ["rates.ts", ["import", csv], "rates:import"],
+      ["catalog-import.ts", ["tests/fixtures/appdetails-sample.json", "--rates", csv], "catalog:import"],
+    ] as const) {
+      const result = run(script, [...args]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${prefix}: ${csv} line 3: the rate must be roubles per unit`);
+    }
+    expect(await storedRates()).toEqual(before);
   });
 });
 

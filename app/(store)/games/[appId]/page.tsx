@@ -25,9 +25,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   const game = await loadGame(appId, locale);
   const url = `/games/${game.appId}`;
   // A store header image is a JPEG previews can show; the generated cover is SVG, which they cannot.
-  const image = game.headerImage.endsWith(`/covers/${game.appId}.svg`)
-    ? { url: `/covers/${game.appId}.png`, width: SHARE_CARD_WIDTH, height: SHARE_CARD_HEIGHT, alt: game.title }
-    : { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
+  const image =
+    new URL(game.headerImage).pathname === `/covers/${game.appId}.svg`
+      ? { url: `/covers/${game.appId}.png`, width: SHARE_CARD_WIDTH, height: SHARE_CARD_HEIGHT, alt: game.title }
+      : { url: game.headerImage, width: COVER_WIDTH, height: COVER_HEIGHT, alt: game.title };
   return {
     title: game.title,
     description: game.shortDescription,
@@ -141,7 +142,7 @@ export default async function GamePage({ params }: { params: Params }) {
 
       <div className="mt-10 grid gap-10 md:grid-cols-2">
         <Editions packages={game.packages} pricing={pricing} free={free} locale={locale} t={t} />
-        <GiftRegions regions={game.giftRegionPrices} locale={locale} t={t} />
+        <GiftRegions regions={game.giftRegionPrices} free={free} locale={locale} t={t} />
       </div>
 
       {availability === null && (

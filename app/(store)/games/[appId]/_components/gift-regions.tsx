@@ -3,8 +3,12 @@ import type { Messages } from "@/lib/i18n/messages";
 import { formatRub } from "@/lib/money";
 import type { GiftRegionPrice } from "@/lib/schemas/catalog";
 
-/** Each gift region with the main edition's local price there and whether it can be gifted there now. */
-export function GiftRegions({ regions, locale, t }: { regions: GiftRegionPrice[]; locale: Locale; t: Messages }) {
+/**
+ * Each gift region with the main edition's local price there and whether it can be gifted there now
+ * (the service's verdict by the one gift rule, so it never contradicts the buy box). A free game has
+ * nothing to gift.
+ */
+export function GiftRegions({ regions, free, locale, t }: { regions: GiftRegionPrice[]; free: boolean; locale: Locale; t: Messages }) {
   const tag = intlLocale(locale);
   const names = new Intl.DisplayNames(tag, { type: "region", fallback: "code" });
   const name = (code: string) => {
@@ -22,7 +26,9 @@ export function GiftRegions({ regions, locale, t }: { regions: GiftRegionPrice[]
       <h2 id="regions-title" className="text-xl font-semibold text-white">
         {text.title}
       </h2>
-      {regions.length === 0 ? (
+      {free ? (
+        <p className="mt-3 text-slate-300">{text.free}</p>
+      ) : regions.length === 0 ? (
         <p className="mt-3 text-slate-300">{text.none}</p>
       ) : (
         <>
