@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { COVER_VERSION } from "@/lib/covers/render-cover";
 import type { Database } from "@/lib/db/client";
 import { catalogCacheStats, clearCatalogCache, listCatalog, listCatalogJson, searchTerms } from "./catalog";
 
@@ -54,7 +55,7 @@ describe("listCatalog's cache", () => {
     for (const origin of ["http://127.0.0.1:3000", "https://store.example", 'http://odd"host\\']) {
       const text = await listCatalogJson(twoGames, query, origin);
       expect(text).toBe(JSON.stringify(await listCatalog(twoGames, query, origin)));
-      expect(JSON.parse(text).games[0].headerImage).toBe(`${origin}/covers/620.svg`);
+      expect(JSON.parse(text).games[0].headerImage).toBe(`${origin}/covers/620.svg?v=${COVER_VERSION}`);
     }
     expect(catalogCacheStats().entries).toBe(1);
   });
