@@ -1,4 +1,4 @@
-// npm run bench:reports [-- --intents 1000000 --games 100000 --days 180 --requests 20 --warmup 3 --fresh --explain]:
+// npm run bench:reports [-- --intents 1000000 --games 100000 --days 180 --requests 20 --warmup 3 --fresh --explain --no-server --writes]:
 // the back office's order list and campaign report over a seeded store (scripts/bench/reports.ts), alone.
 // PostgreSQL as scripts/bench.ts starts it (DATABASE_URL, or the embedded one in .data/bench-pg), in a
 // database of its own (gk_bench_reports) that a later run reuses while its seed still matches.
@@ -15,7 +15,16 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { seedDemoData } from "@/lib/demo/seed";
 import { env } from "@/lib/env";
 import { explainReports } from "./bench/reports-explain";
-import { measureReports, printReports, seedReports, type ReportRow } from "./bench/reports";
+import {
+  measureInsertCost,
+  measureReports,
+  measureVerifyCost,
+  printReports,
+  printWriteCost,
+  seedReports,
+  type ReportRow,
+  type WriteCost,
+} from "./bench/reports";
 import { databaseUrl, freeLoopbackPort, startNextProcess, stopChild } from "./lib/processes";
 
 const DB_NAME = "gk_bench_reports";
@@ -31,7 +40,8 @@ const { values: args } = parseArgs({
     warmup: { type: "string" },
     fresh: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
-    "seed-only": { type: "boolean", default: false },
+    "no-server": { type: "boolean", default: false },
+    writes: { type: "boolean", default: false },
   },
 });
 const options = {
@@ -68,26 +78,41 @@ async function main(): Promise<void> {
   const pool = createPool(url, 4);
   stops.push(() => pool.end());
   const seed = await seedReports(pool, { intents: options.intents, days: options.days, fresh: args.fresh });
-  if (args["seed-only"]) return;
   if (args.explain) await explainReports(pool, seed.lastDay);
+  if (args["no-server"]) return;
 
   if (!fs.existsSync(".next/BUILD_ID")) {
     console.log("no production build yet: running next build...");
     if (spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" }).status !== 0) throw new Error("next build failed");
   }
-  // No worker: it would advance the seeded deliveries and sweep orders while the reports are timed.
-  const server = await startNextProcess("bench-reports", { DATABASE_URL: url, WORKER_ENABLED: "0" });
+  // No worker: it would advance the seeded deliveries and sweep orders while the reports are timed. The
+  // floor route and a per-token limit the load cannot reach, for --writes, as scripts/bench.ts has them.
+  const server = await startNextProcess("bench-reports", {
+    DATABASE_URL: url,
+    WORKER_ENABLED: "0",
+    BENCH_FLOOR: "1",
+    RATE_LIMIT_PER_TOKEN: "10000000",
+  });
   stops.push(() => stopChild(server.child));
   console.log(`Next on ${server.baseUrl}, log ${server.logFile}.`);
 
   const rows = await measureReports({ origin: server.baseUrl, pool, seed, requests: options.requests, warmup: options.warmup });
+  let writes: WriteCost | null = null;
+  if (args.writes) {
+    console.log("Write cost of the campaign rollup...");
+    writes = { inserts: await measureInsertCost(pool), http: await measureVerifyCost(pool, server.baseUrl) };
+  }
   const loadAfter = os.loadavg();
   printReports(rows);
+  if (writes) printWriteCost(writes);
   console.log(`Load average ${loadBefore[0]!.toFixed(1)} before, ${loadAfter[0]!.toFixed(1)} after.`);
-  writeResults(startedAt, { seed, loadBefore, loadAfter, rows });
+  writeResults(startedAt, { seed, loadBefore, loadAfter, rows, writes });
 }
 
-function writeResults(startedAt: Date, result: { seed: unknown; loadBefore: number[]; loadAfter: number[]; rows: ReportRow[] }): void {
+function writeResults(
+  startedAt: Date,
+  result: { seed: unknown; loadBefore: number[]; loadAfter: number[]; rows: ReportRow[]; writes: WriteCost | null },
+): void {
   const file = path.join("bench-results", `reports-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version };

@@ -17,6 +17,8 @@ import type { ReportsSeed } from "./reports-seed";
 
 export { DEFAULT_REPORT_DAYS, DEFAULT_REPORT_INTENTS, reportsSeedMarker, seedReports } from "./reports-seed";
 export type { ReportsSeed, ReportsSeedOptions } from "./reports-seed";
+export { measureInsertCost, measureVerifyCost, printWriteCost } from "./reports-writes";
+export type { InsertCost, WriteCost, WriteCostRow } from "./reports-writes";
 
 /** Issue 15's target for every report, page and service alike. */
 export const REPORT_TARGET_P50_MS = 300;
@@ -255,6 +257,7 @@ async function orderScenarios(pool: pg.Pool, lastDay: string): Promise<ReportSce
     ["search: order id (8 chars)", { q: recent.slice(0, 8) }],
     ["page 2000", { page: "2000" }],
     ["sort=amount", { sort: "amount", dir: "desc" }],
+    ["sort=state", { sort: "state", dir: "asc" }],
     ["gifts fulfilled in a week", { kind: "gift", state: "fulfilled", from: addDays(lastDay, -13), to: addDays(lastDay, -7) }],
   ];
   const query = (p: Record<string, string>) => {

@@ -1,0 +1,149 @@
+// What the campaign rollup's trigger (drizzle/0021) costs the write path: one INSERT of an attributed
+// intent with and without it, in-process; and POST /gifts/verify at 32 connections, without
+// attribution (the benchmark's body: the trigger's WHEN test alone), with every request under one
+// campaign (all of them upserting the same rollup row), beside the bare route sending the same bytes.
+import type pg from "pg";
+import { createDb } from "@/lib/db/client";
+import { createApiToken, ensureUser } from "@/lib/services/tokens";
+import { measure, type Measurement } from "./load";
+import { ms } from "./report";
+
+const OWNER = "write-cost@reports-bench.example";
+const GIFT = {
+  item: 620,
+  target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
+  email: OWNER,
+  fee: "excluded",
+};
+const CAMPAIGN = { utm_source: "bench", utm_medium: "cpc", utm_campaign: "write-cost" };
+
+export interface InsertCost {
+  trigger: "on" | "off";
+  inserts: number;
+  p50: number;
+  mean: number;
+}
+
+export interface WriteCostRow {
+  scenario: string;
+  result: Measurement;
+  /** Throughput against the bare route's. */
+  vsFloor: number;
+}
+
+export interface WriteCost {
+  inserts: InsertCost[];
+  http: WriteCostRow[];
+}
+
+/**
+ * Single INSERTs of an attributed intent (a copy of a seeded one), `n` with the rollup's trigger and `n`
+ * without, in alternating blocks. The rows made go again afterwards, those made without the trigger
+ * before it is switched back on, so the rollup stays exact.
+ */
+export async function measureInsertCost(pool: pg.Pool, n = 400): Promise<InsertCost[]> {
+  const client = await pool.connect();
+  const marker = "insert-cost@reports-bench.example";
+  const insert = `
+    INSERT INTO intents (kind, token_id, app_id, package_id, gift_region, invite_url, recipient_steam_id, email, fee_mode,
+      intent_amount, discount_amount, fee_amount, payment_amount, attribution, expires_at)
+    SELECT kind, token_id, app_id, package_id, gift_region, invite_url, recipient_steam_id, '${marker}', fee_mode,
+      intent_amount, discount_amount, fee_amount, payment_amount, $2::jsonb, now() + interval '15 minutes'
+    FROM intents WHERE id = $1`;
+  const samples = { on: [] as number[], off: [] as number[] };
+  try {
+    const { rows } = await client.query<{ id: string }>("SELECT id FROM intents WHERE kind = 'gift' ORDER BY created_at DESC LIMIT 1");
+    const source = rows[0]!.id;
+    const attribution = JSON.stringify(CAMPAIGN);
+    for (let block = 0; block < 4; block++) {
+      const trigger = block % 2 === 0 ? "on" : "off";
+      if (trigger === "off") await client.query("ALTER TABLE intents DISABLE TRIGGER intents_campaign_daily_insert");
+      try {
+        for (let i = 0; i < n / 2; i++) {
+          const t = performance.now();
+          await client.query({ name: "insert-cost", text: insert, values: [source, attribution] });
+          samples[trigger].push(performance.now() - t);
+        }
+      } finally {
+        if (trigger === "off") {
+          await client.query("ALTER TABLE intents DISABLE TRIGGER intents_campaign_daily_delete");
+          await client.query(`DELETE FROM intents WHERE email = '${marker}' AND attribution IS NOT NULL`);
+          await client.query("ALTER TABLE intents ENABLE TRIGGER intents_campaign_daily_delete");
+          await client.query("ALTER TABLE intents ENABLE TRIGGER intents_campaign_daily_insert");
+        }
+      }
+      if (trigger === "on") await client.query(`DELETE FROM intents WHERE email = '${marker}'`);
+    }
+  } finally {
+    client.release();
+  }
+  return (["on", "off"] as const).map((trigger) => {
+    const sorted = [...samples[trigger]].sort((a, b) => a - b);
+    return {
+      trigger,
+      inserts: sorted.length,
+      p50: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+      mean: sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length),
+    };
+  });
+}
+
+/**
+ * POST /gifts/verify at `connections`, against the bare route (the server needs BENCH_FLOOR=1 and a
+ * per-token limit the load cannot reach, as scripts/bench.ts starts it). The intents made are
+ * deleted afterwards (the rollup follows the delete).
+ */
+export async function measureVerifyCost(
+  pool: pg.Pool,
+  origin: string,
+  { connections = 32, duration = 10 }: { connections?: number; duration?: number } = {},
+): Promise<WriteCostRow[]> {
+  const db = createDb(pool);
+  const userId = await ensureUser(db, OWNER, "write cost");
+  const token = await createApiToken(db, { userId, name: `write cost ${new Date().toISOString()}`, scopes: ["gifts:verify"] });
+  const headers = { authorization: `Bearer ${token.token}`, "content-type": "application/json" };
+  const plain = JSON.stringify(GIFT);
+  const attributed = JSON.stringify({ ...GIFT, attribution: CAMPAIGN });
+  const probe = await fetch(`${origin}/api/v1/gifts/verify`, { method: "POST", headers, body: plain });
+  const bytes = (await probe.arrayBuffer()).byteLength;
+  if (probe.status !== 201) throw new Error(`POST /gifts/verify answered ${probe.status}`);
+  const run = (path: string, body?: string) =>
+    measure({
+      origin,
+      path,
+      connections,
+      duration,
+      warmup: 1,
+      ...(body ? { method: "POST" as const, headers, body } : {}),
+    });
+  const floor = await run(`/api/bench/floor?bytes=${bytes}`);
+  const rows: WriteCostRow[] = [{ scenario: "bare route (floor)", result: floor, vsFloor: 1 }];
+  // Twice each, alternating, so a drift in the machine's load shows rather than favouring one.
+  for (let round = 1; round <= 2; round++) {
+    for (const [scenario, body] of [
+      ["verify, no attribution", plain],
+      ["verify, one campaign for all", attributed],
+    ] as const) {
+      const result = await run("/api/v1/gifts/verify", body);
+      rows.push({ scenario: `${scenario} (${round})`, result, vsFloor: result.rps / floor.rps });
+    }
+  }
+  await pool.query("DELETE FROM intents WHERE token_id = $1", [token.id]);
+  await pool.query("DELETE FROM api_tokens WHERE id = $1", [token.id]);
+  return rows;
+}
+
+export function printWriteCost(cost: WriteCost): void {
+  console.log("\nOne INSERT of an attributed intent (in-process, autocommit):");
+  for (const c of cost.inserts) {
+    console.log(`  rollup trigger ${c.trigger.padEnd(3)}  ${c.inserts} inserts  p50 ${ms(c.p50)} ms  mean ${ms(c.mean)} ms`);
+  }
+  console.log("\nPOST /gifts/verify:");
+  for (const r of cost.http) {
+    const failed = r.result.non2xx + r.result.errors;
+    console.log(
+      `  ${r.scenario.padEnd(34)} ${r.result.rps.toFixed(0).padStart(6)} rps  p50 ${ms(r.result.p50).padStart(6)}  p99 ${ms(r.result.p99).padStart(6)} ms` +
+        `  ${r.vsFloor.toFixed(2)}x floor${failed ? `  (${failed} failed)` : ""}`,
+    );
+  }
+}
