@@ -173,19 +173,24 @@ async function sliceIds(
     return rows.map((r) => r.id);
   }
   // By state, as shown: every order by its stored state's rank (an index's order), except the few
-  // unpaid ones past their time, which show as expired and so take that rank. Two ordered streams the
-  // database merges, instead of ranking every order to sort them all.
-  const stream = (rank: SQL, only: SQL) => {
+  // unpaid ones past their time, which show as expired and so take that rank. Each stream reads in
+  // its index's order only as far as the page can reach; the two are then merged, instead of ranking
+  // every order to sort them all.
+  const direction = filter.dir === "asc" ? asc : desc;
+  const stream = (rank: SQL, only: SQL, constant = false) => {
+    const keys = [rank, sql`${intents.createdAt}`, sql`${intents.id}`];
     const ids = db
       .select({ rank: sql<number>`${rank}`.as("rank"), createdAt: intents.createdAt, id: intents.id })
       .from(intents)
       .$dynamic();
-    const keyset = afterId ? after(filter, afterId, [rank, sql`${intents.createdAt}`, sql`${intents.id}`]) : undefined;
-    return (filter.delivery ? ids.leftJoin(deliveries, eq(deliveries.intentId, intents.id)) : ids).where(and(where, only, keyset));
+    return (filter.delivery ? ids.leftJoin(deliveries, eq(deliveries.intentId, intents.id)) : ids)
+      .where(and(where, only, afterId ? after(filter, afterId, keys) : undefined))
+      .orderBy(...keys.slice(constant ? 1 : 0).map((key) => direction(key)))
+      .limit(offset + limit);
   };
   const dir = sql.raw(filter.dir === "asc" ? "ASC" : "DESC");
   const { rows } = await db.execute<{ id: string }>(sql`
-    SELECT id FROM (${stream(storedRank, sql`NOT ${lapsed}`)} UNION ALL ${stream(sql.raw(String(EXPIRED_RANK)), lapsed)}) ranked
+    SELECT id FROM (${stream(storedRank, sql`NOT ${lapsed}`)} UNION ALL ${stream(sql.raw(String(EXPIRED_RANK)), lapsed, true)}) ranked
     ORDER BY rank ${dir}, created_at ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`);
   return rows.map((r) => r.id);
 }
@@ -378,7 +383,8 @@ export async function* adminOrdersCsv(
   const where = await whereOf(db, filter);
   let afterId: string | undefined;
   for (let written = 0; written < max;) {
-    const limit = Math.min(batch, max - written);
+    // A short first batch: the download starts as soon as the first rows are read.
+    const limit = Math.min(written === 0 ? Math.min(batch, 100) : batch, max - written);
     const rows = (await selectRows(db, filter, where, { limit, afterId })).map(toRow);
     yield rows
       .map((r) =>

@@ -1,5 +1,6 @@
 // The orders behind the back office's reports, for their benchmark (scripts/bench/reports.ts): N intents
 // spread over the last D days as a running store makes them, written set-based in one transaction.
+import fs from "node:fs";
 import type pg from "pg";
 import { createDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -32,6 +33,11 @@ export interface ReportsSeed {
   /** Time the load took (null when reused): writing, then the statistics. */
   seconds: number | null;
   analyzeSeconds: number | null;
+  /**
+   * Processor time the loading server process spent, when PostgreSQL runs on this machine (null
+   * otherwise): the load is CPU-bound, so on a busy machine this, not `seconds`, is its cost.
+   */
+  cpuSeconds: number | null;
 }
 
 /** Partners with their API tokens (one has two), and the storefront's guest tokens, which make most orders. */
@@ -95,12 +101,15 @@ export async function seedReports(pool: pg.Pool, options: ReportsSeedOptions = {
   const found = current.rows[0];
   if (!options.fresh && found?.comment === marker && found.last_day) {
     log(`Reusing the ${intents}-intent reports seed (--fresh seeds it again).`);
-    return { intents, days, lastDay: found.last_day, reused: true, seconds: null, analyzeSeconds: null };
+    return { intents, days, lastDay: found.last_day, reused: true, seconds: null, analyzeSeconds: null, cpuSeconds: null };
   }
 
   const tokens = await seedTokens(pool);
   const started = performance.now();
   const client = await pool.connect();
+  const backend = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+  const cpuBefore = processCpuSeconds(backend);
+  let cpuSeconds: number | null = null;
   const step = async (title: string, text: string, values: unknown[] = []) => {
     const t = performance.now();
     const result = await client.query(text, values);
@@ -129,6 +138,8 @@ export async function seedReports(pool: pg.Pool, options: ReportsSeedOptions = {
     await client.query("ALTER TABLE intents ENABLE TRIGGER intents_record_event_insert");
     if (rollup) await client.query("ALTER TABLE intents ENABLE TRIGGER intents_campaign_daily_insert");
     await client.query("COMMIT");
+    const cpuAfter = processCpuSeconds(backend);
+    cpuSeconds = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
   } catch (err) {
     await client.query("ROLLBACK").catch(() => {});
     throw err;
@@ -145,8 +156,20 @@ export async function seedReports(pool: pg.Pool, options: ReportsSeedOptions = {
   const { rows } = await pool.query<{ last_day: string }>(
     `SELECT to_char((max(created_at) AT TIME ZONE 'Europe/Moscow')::date, 'YYYY-MM-DD') AS last_day FROM intents`,
   );
-  log(`Seeded ${intents} intents in ${seconds.toFixed(1)} s (then VACUUM ANALYZE ${analyzeSeconds.toFixed(1)} s).`);
-  return { intents, days, lastDay: rows[0]!.last_day, reused: false, seconds, analyzeSeconds };
+  const cpu = cpuSeconds === null ? "" : `; the server process used ${cpuSeconds.toFixed(0)} s of processor time`;
+  log(`Seeded ${intents} intents in ${seconds.toFixed(1)} s (then VACUUM ANALYZE ${analyzeSeconds.toFixed(1)} s)${cpu}.`);
+  return { intents, days, lastDay: rows[0]!.last_day, reused: false, seconds, analyzeSeconds, cpuSeconds };
+}
+
+/** User and system time of a process on this machine, from /proc; null when it is elsewhere (or not Linux). */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 per second).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 async function hasCampaignRollup(db: pg.Pool | pg.PoolClient): Promise<boolean> {

@@ -128,9 +128,25 @@ export async function measureVerifyCost(
       rows.push({ scenario: `${scenario} (${round})`, result, vsFloor: result.rps / floor.rps });
     }
   }
+  // Requests cut off when a run stopped may still commit: the token goes first, then, once nothing
+  // runs, the intents it made (the rollup follows the delete).
+  await pool.query("UPDATE api_tokens SET revoked_at = now() WHERE id = $1", [token.id]);
+  await waitForIdle(pool);
   await pool.query("DELETE FROM intents WHERE token_id = $1", [token.id]);
   await pool.query("DELETE FROM api_tokens WHERE id = $1", [token.id]);
   return rows;
+}
+
+/** Until no other query of this database has run for two checks in a row (at most 2 minutes). */
+async function waitForIdle(pool: pg.Pool): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (let quiet = 0; quiet < 2 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const { rows } = await pool.query<{ busy: number }>(
+      `SELECT count(*)::int AS busy FROM pg_stat_activity
+       WHERE datname = current_database() AND backend_type = 'client backend' AND state <> 'idle' AND pid <> pg_backend_pid()`,
+    );
+    quiet = rows[0]?.busy ? 0 : quiet + 1;
+  }
 }
 
 export function printWriteCost(cost: WriteCost): void {
