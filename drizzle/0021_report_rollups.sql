@@ -48,6 +48,13 @@ $$;
 -- in one order, so two writers touching the same rows wait for each other instead of deadlocking.
 CREATE FUNCTION intents_campaign_daily() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- An intent made unpaid (every one the API makes) is one count on its day: no grouping to do.
+  IF TG_OP = 'INSERT' AND NEW.paid_at IS NULL AND NEW.refunded_at IS NULL THEN
+    INSERT INTO campaign_daily AS c (day, source, medium, campaign, intents)
+    SELECT e.day, e.source, e.medium, e.campaign, e.intents FROM campaign_daily_events(NEW, 1) e
+    ON CONFLICT (day, source, medium, campaign) DO UPDATE SET intents = c.intents + excluded.intents;
+    RETURN NULL;
+  END IF;
   INSERT INTO campaign_daily AS c (day, source, medium, campaign, intents, paid, gross, refunds, refunded)
   SELECT e.day, e.source, e.medium, e.campaign, sum(e.intents), sum(e.paid), sum(e.gross), sum(e.refunds), sum(e.refunded)
   FROM (SELECT * FROM campaign_daily_events(OLD, -1) UNION ALL SELECT * FROM campaign_daily_events(NEW, 1)) e

@@ -1,4 +1,4 @@
-// npm run bench:reports [-- --intents 1000000 --games 100000 --days 180 --requests 20 --warmup 3 --fresh --explain --no-server --writes]:
+// npm run bench:reports [-- --intents 1000000 --games 100000 --days 180 --requests 20 --warmup 3 --fresh --explain --no-server --writes --no-reports]:
 // the back office's order list and campaign report over a seeded store (scripts/bench/reports.ts), alone.
 // PostgreSQL as scripts/bench.ts starts it (DATABASE_URL, or the embedded one in .data/bench-pg), in a
 // database of its own (gk_bench_reports) that a later run reuses while its seed still matches.
@@ -18,6 +18,7 @@ import { explainReports } from "./bench/reports-explain";
 import {
   measureInsertCost,
   measureReports,
+  measureTriggerTime,
   measureVerifyCost,
   printReports,
   printWriteCost,
@@ -42,6 +43,7 @@ const { values: args } = parseArgs({
     explain: { type: "boolean", default: false },
     "no-server": { type: "boolean", default: false },
     writes: { type: "boolean", default: false },
+    "no-reports": { type: "boolean", default: false },
   },
 });
 const options = {
@@ -96,14 +98,20 @@ async function main(): Promise<void> {
   stops.push(() => stopChild(server.child));
   console.log(`Next on ${server.baseUrl}, log ${server.logFile}.`);
 
-  const rows = await measureReports({ origin: server.baseUrl, pool, seed, requests: options.requests, warmup: options.warmup });
+  const rows = args["no-reports"]
+    ? []
+    : await measureReports({ origin: server.baseUrl, pool, seed, requests: options.requests, warmup: options.warmup });
   let writes: WriteCost | null = null;
   if (args.writes) {
     console.log("Write cost of the campaign rollup...");
-    writes = { inserts: await measureInsertCost(pool), http: await measureVerifyCost(pool, server.baseUrl) };
+    writes = {
+      inserts: await measureInsertCost(pool),
+      trigger: await measureTriggerTime(pool),
+      http: await measureVerifyCost(pool, server.baseUrl),
+    };
   }
   const loadAfter = os.loadavg();
-  printReports(rows);
+  if (rows.length) printReports(rows);
   if (writes) printWriteCost(writes);
   console.log(`Load average ${loadBefore[0]!.toFixed(1)} before, ${loadAfter[0]!.toFixed(1)} after.`);
   writeResults(startedAt, { seed, loadBefore, loadAfter, rows, writes });

@@ -20,8 +20,16 @@ const CAMPAIGN = { utm_source: "bench", utm_medium: "cpc", utm_campaign: "write-
 export interface InsertCost {
   trigger: "on" | "off";
   inserts: number;
+  /** Milliseconds per autocommit INSERT, commit included. */
   p50: number;
   mean: number;
+}
+
+export interface TriggerTime {
+  inserts: number;
+  /** Milliseconds of the INSERT's execution (EXPLAIN ANALYZE, commit excluded), and of the rollup's trigger in it. */
+  insertP50: number;
+  triggerP50: number;
 }
 
 export interface WriteCostRow {
@@ -33,7 +41,45 @@ export interface WriteCostRow {
 
 export interface WriteCost {
   inserts: InsertCost[];
+  trigger: TriggerTime;
   http: WriteCostRow[];
+}
+
+const INSERT_COPY = (email: string) => `
+  INSERT INTO intents (kind, token_id, app_id, package_id, gift_region, invite_url, recipient_steam_id, email, fee_mode,
+    intent_amount, discount_amount, fee_amount, payment_amount, attribution, expires_at)
+  SELECT kind, token_id, app_id, package_id, gift_region, invite_url, recipient_steam_id, '${email}', fee_mode,
+    intent_amount, discount_amount, fee_amount, payment_amount, $2::jsonb, now() + interval '15 minutes'
+  FROM intents WHERE id = $1`;
+
+/**
+ * The rollup trigger's own time in one attributed INSERT, as EXPLAIN ANALYZE reports it per trigger,
+ * `n` times, each rolled back: the statement's cost without the commit's wait on the disk.
+ */
+export async function measureTriggerTime(pool: pg.Pool, n = 200): Promise<TriggerTime> {
+  const client = await pool.connect();
+  const inserts: number[] = [];
+  const triggers: number[] = [];
+  try {
+    const { rows } = await client.query<{ id: string }>("SELECT id FROM intents WHERE kind = 'gift' ORDER BY created_at DESC LIMIT 1");
+    for (let i = 0; i < n; i++) {
+      await client.query("BEGIN");
+      try {
+        const { rows: plan } = await client.query<{
+          "QUERY PLAN": [{ "Execution Time": number; Triggers: { "Trigger Name": string; Time: number }[] }];
+        }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${INSERT_COPY("trigger-time@reports-bench.example")}`, [rows[0]!.id, JSON.stringify(CAMPAIGN)]);
+        const result = plan[0]!["QUERY PLAN"][0];
+        inserts.push(result["Execution Time"]);
+        triggers.push(result.Triggers.find((t) => t["Trigger Name"] === "intents_campaign_daily_insert")?.Time ?? Number.NaN);
+      } finally {
+        await client.query("ROLLBACK");
+      }
+    }
+  } finally {
+    client.release();
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
+  return { inserts: n, insertP50: median(inserts), triggerP50: median(triggers) };
 }
 
 /**
@@ -44,12 +90,7 @@ export interface WriteCost {
 export async function measureInsertCost(pool: pg.Pool, n = 400): Promise<InsertCost[]> {
   const client = await pool.connect();
   const marker = "insert-cost@reports-bench.example";
-  const insert = `
-    INSERT INTO intents (kind, token_id, app_id, package_id, gift_region, invite_url, recipient_steam_id, email, fee_mode,
-      intent_amount, discount_amount, fee_amount, payment_amount, attribution, expires_at)
-    SELECT kind, token_id, app_id, package_id, gift_region, invite_url, recipient_steam_id, '${marker}', fee_mode,
-      intent_amount, discount_amount, fee_amount, payment_amount, $2::jsonb, now() + interval '15 minutes'
-    FROM intents WHERE id = $1`;
+  const insert = INSERT_COPY(marker);
   const samples = { on: [] as number[], off: [] as number[] };
   try {
     const { rows } = await client.query<{ id: string }>("SELECT id FROM intents WHERE kind = 'gift' ORDER BY created_at DESC LIMIT 1");
@@ -154,6 +195,10 @@ export function printWriteCost(cost: WriteCost): void {
   for (const c of cost.inserts) {
     console.log(`  rollup trigger ${c.trigger.padEnd(3)}  ${c.inserts} inserts  p50 ${ms(c.p50)} ms  mean ${ms(c.mean)} ms`);
   }
+  console.log(
+    `  the trigger itself (EXPLAIN ANALYZE, ${cost.trigger.inserts} inserts rolled back): p50 ${ms(cost.trigger.triggerP50)} ms ` +
+      `of an INSERT's ${ms(cost.trigger.insertP50)} ms`,
+  );
   console.log("\nPOST /gifts/verify:");
   for (const r of cost.http) {
     const failed = r.result.non2xx + r.result.errors;

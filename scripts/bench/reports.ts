@@ -17,8 +17,8 @@ import type { ReportsSeed } from "./reports-seed";
 
 export { DEFAULT_REPORT_DAYS, DEFAULT_REPORT_INTENTS, reportsSeedMarker, seedReports } from "./reports-seed";
 export type { ReportsSeed, ReportsSeedOptions } from "./reports-seed";
-export { measureInsertCost, measureVerifyCost, printWriteCost } from "./reports-writes";
-export type { InsertCost, WriteCost, WriteCostRow } from "./reports-writes";
+export { measureInsertCost, measureTriggerTime, measureVerifyCost, printWriteCost } from "./reports-writes";
+export type { InsertCost, TriggerTime, WriteCost, WriteCostRow } from "./reports-writes";
 
 /** Issue 15's target for every report, page and service alike. */
 export const REPORT_TARGET_P50_MS = 300;
