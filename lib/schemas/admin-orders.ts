@@ -7,8 +7,13 @@ import { DELIVERY_STATUSES, INTENT_STATUSES } from "@/lib/intents/states";
 
 export const ADMIN_ORDER_SORTS = ["created", "amount", "state"] as const;
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
-/** Rows one CSV export holds at most (its X-Total-Count and X-Export-Rows headers tell when it stopped there). */
+/** Rows one CSV export holds at most (its X-Export-Rows and X-Export-Truncated headers tell when it stopped there). */
 export const ADMIN_ORDERS_EXPORT_MAX = 50_000;
+/**
+ * The list counts its matches up to this many and shows "10,000+" beyond: an exact count of a
+ * million orders reads them all, for a figure nobody pages through.
+ */
+export const ADMIN_ORDERS_COUNT_CAP = 10_000;
 
 const text = (max: number) =>
   z

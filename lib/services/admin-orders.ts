@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database, DbExecutor } from "@/lib/db/client";
 import {
@@ -23,22 +23,32 @@ import { DomainError } from "@/lib/errors";
 import type { IntentStatus } from "@/lib/intents/states";
 import type { MailKind } from "@/lib/mail/kinds";
 import { enqueueIntentMail } from "@/lib/mail/outbox";
-import { ADMIN_ORDERS_EXPORT_MAX, ADMIN_ORDERS_PAGE_SIZE, type AdminOrderFilter } from "@/lib/schemas/admin-orders";
+import { ADMIN_ORDERS_COUNT_CAP, ADMIN_ORDERS_EXPORT_MAX, ADMIN_ORDERS_PAGE_SIZE, type AdminOrderFilter } from "@/lib/schemas/admin-orders";
 import { isUuid } from "@/lib/schemas/common";
 import { inviteRecipient } from "@/lib/steam";
 import { recordAudit, type Actor } from "./audit";
 import { refundIntent } from "./refunds";
 
 // The back office's orders (/admin/orders): the list with its filters, search, sorting and paging
-// done in the database (drizzle/0017 indexes what would otherwise read every intent), its CSV
-// export, one order with everything about it, and the staff actions on it, each audited in the
-// change's own transaction.
+// done in the database, its CSV export, one order with everything about it, and the staff actions on
+// it, each audited in the change's own transaction. Over a million orders the list stays an index
+// walk (drizzle/0018 and 0021 index each filter and sort with the list's order): a page's ids come
+// from the narrowest rows that answer it and only those 25 are joined to what they show (a deferred
+// join), the export walks on from its last row (keyset), and counting stops at a cap instead of
+// reading every match.
 
 /** Unpaid and past its time: shown (and filtered) as expired before the sweep records it. */
 const lapsed = sql`(${intents.status} = 'requires_payment' AND ${intents.expiresAt} <= now())`;
 const shownStatus = sql<IntentStatus>`CASE WHEN ${lapsed} THEN 'expired' ELSE ${intents.status} END`;
-/** The lifecycle's order, for sorting by state. */
-const statusRank = sql`array_position(ARRAY['requires_payment', 'paid', 'fulfilled', 'refunded', 'canceled', 'expired']::text[], ${shownStatus})`;
+/** The lifecycle's order, for sorting by state; drizzle/0021 indexes the stored state's rank with the list's order. */
+const STATE_ORDER = ["requires_payment", "paid", "fulfilled", "refunded", "canceled", "expired"] as const satisfies readonly IntentStatus[];
+const rankOf = (status: SQL) => sql`array_position(ARRAY[${sql.raw(STATE_ORDER.map((s) => `'${s}'`).join(", "))}]::text[], ${status})`;
+const storedRank = rankOf(sql`${intents.status}`);
+const statusRank = rankOf(shownStatus);
+const rankNumber = (status: IntentStatus) => STATE_ORDER.indexOf(status) + 1;
+const EXPIRED_RANK = rankNumber("expired");
+/** A game's name matching more games than this is searched as a subquery instead of a list of ids. */
+const TITLE_MATCHES_MAX = 200;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 const utcDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -72,22 +82,40 @@ function searchCondition(raw: string): SQL {
   return emailPrefix;
 }
 
-function whereOf(filter: AdminOrderFilter): SQL | undefined {
+/**
+ * The filter's conditions. A game named by part of its title is looked up in the catalog first (its
+ * trigram indexes), so the orders are then read by their own index for exactly those games, with the
+ * planner knowing which (a bestseller's orders are read newest first, a rare game's picked out).
+ */
+async function whereOf(db: DbExecutor, filter: AdminOrderFilter): Promise<SQL | undefined> {
   const where: SQL[] = [];
-  if (filter.state === "expired") where.push(or(eq(intents.status, "expired"), lapsed)!);
-  else if (filter.state === "requires_payment") where.push(and(eq(intents.status, "requires_payment"), sql`${intents.expiresAt} > now()`)!);
-  else if (filter.state) where.push(eq(intents.status, filter.state));
+  // The state's rank, not the state: one index then serves the filter and the sort by state.
+  if (filter.state === "expired") where.push(or(sql`${storedRank} = ${EXPIRED_RANK}`, lapsed)!);
+  else if (filter.state === "requires_payment")
+    where.push(sql`${storedRank} = ${rankNumber("requires_payment")} AND ${intents.expiresAt} > now()`);
+  else if (filter.state) where.push(sql`${storedRank} = ${rankNumber(filter.state)}`);
   if (filter.delivery === "none") where.push(isNull(deliveries.id));
   else if (filter.delivery) where.push(eq(deliveries.status, filter.delivery));
   if (filter.kind) where.push(eq(intents.kind, filter.kind));
   if (filter.game) {
     if (/^\d{1,9}$/.test(filter.game)) where.push(eq(intents.appId, Number(filter.game)));
     else {
-      // The catalog is thousands of games, not millions of orders: the title match reads games only.
       const like = `%${escapeLike(filter.game)}%`;
-      where.push(
-        sql`${intents.appId} IN (SELECT ${games.appId} FROM ${games} WHERE ${games.title} ILIKE ${like} OR ${games.titleRu} ILIKE ${like})`,
-      );
+      const titled = or(ilike(games.title, like), ilike(games.titleRu, like));
+      const found = await db
+        .select({ appId: games.appId })
+        .from(games)
+        .where(titled)
+        .limit(TITLE_MATCHES_MAX + 1);
+      if (found.length === 0) where.push(sql`false`);
+      else if (found.length <= TITLE_MATCHES_MAX)
+        where.push(
+          inArray(
+            intents.appId,
+            found.map((g) => g.appId),
+          ),
+        );
+      else where.push(sql`${intents.appId} IN (SELECT ${games.appId} FROM ${games} WHERE ${titled})`);
     }
   }
   if (filter.from) where.push(gte(intents.createdAt, utcDay(filter.from)));
@@ -98,13 +126,73 @@ function whereOf(filter: AdminOrderFilter): SQL | undefined {
   return where.length ? and(...where) : undefined;
 }
 
+/** The list's sort keys, most significant first; ties break on creation then id, the same way every time, so pages never repeat or skip a row. */
+function sortKeys(filter: AdminOrderFilter): SQL[] {
+  const key = filter.sort === "amount" ? sql`${intents.paymentAmount}` : filter.sort === "state" ? statusRank : null;
+  return [...(key ? [key] : []), sql`${intents.createdAt}`, sql`${intents.id}`];
+}
+
 function orderOf(filter: AdminOrderFilter): SQL[] {
   const direction = filter.dir === "asc" ? asc : desc;
-  const key = filter.sort === "amount" ? intents.paymentAmount : filter.sort === "state" ? statusRank : intents.createdAt;
-  // Ties break on creation then id, the same way every time, so pages never repeat or skip a row.
-  return filter.sort && filter.sort !== "created"
-    ? [direction(key), direction(intents.createdAt), direction(intents.id)]
-    : [direction(intents.createdAt), direction(intents.id)];
+  return sortKeys(filter).map((key) => direction(key));
+}
+
+/** Rows after the intent `afterId` in the list's order (`keys` its sort keys): where a batch of the export goes on from. */
+function after(filter: AdminOrderFilter, afterId: string, keys: SQL[] = sortKeys(filter)): SQL {
+  // That intent's own keys, read in the database (the inner intents is the nearer name), so they compare at full precision.
+  const theirs = sql.join(sortKeys(filter), sql`, `);
+  const cmp = sql.raw(filter.dir === "asc" ? ">" : "<");
+  return sql`(${sql.join(keys, sql`, `)}) ${cmp} (SELECT ${theirs} FROM ${intents} WHERE ${intents.id} = ${afterId})`;
+}
+
+/** The ids the filter matches, from intents alone (and the deliveries when their status is asked for). */
+function matchingIds(db: DbExecutor, filter: AdminOrderFilter, where: SQL | undefined) {
+  const ids = db.select({ id: intents.id }).from(intents).$dynamic();
+  return (filter.delivery ? ids.leftJoin(deliveries, eq(deliveries.intentId, intents.id)) : ids).where(where);
+}
+
+interface Slice {
+  limit: number;
+  offset?: number;
+  /** Rows after this intent, in the list's order: the export's batches. */
+  afterId?: string;
+}
+
+/** The ids of one page (or export batch) of the filtered list, in its order, read from indexes without the rows they show. */
+async function sliceIds(
+  db: DbExecutor,
+  filter: AdminOrderFilter,
+  where: SQL | undefined,
+  { limit, offset = 0, afterId }: Slice,
+): Promise<string[]> {
+  if (filter.sort !== "state") {
+    const rows = await matchingIds(db, filter, and(where, afterId ? after(filter, afterId) : undefined))
+      .orderBy(...orderOf(filter))
+      .limit(limit)
+      .offset(offset);
+    return rows.map((r) => r.id);
+  }
+  // By state, as shown: every order by its stored state's rank (an index's order), except the few
+  // unpaid ones past their time, which show as expired and so take that rank. Each stream reads in
+  // its index's order only as far as the page can reach; the two are then merged, instead of ranking
+  // every order to sort them all.
+  const direction = filter.dir === "asc" ? asc : desc;
+  const stream = (rank: SQL, only: SQL, constant = false) => {
+    const keys = [rank, sql`${intents.createdAt}`, sql`${intents.id}`];
+    const ids = db
+      .select({ rank: sql<number>`${rank}`.as("rank"), createdAt: intents.createdAt, id: intents.id })
+      .from(intents)
+      .$dynamic();
+    return (filter.delivery ? ids.leftJoin(deliveries, eq(deliveries.intentId, intents.id)) : ids)
+      .where(and(where, only, afterId ? after(filter, afterId, keys) : undefined))
+      .orderBy(...keys.slice(constant ? 1 : 0).map((key) => direction(key)))
+      .limit(offset + limit);
+  };
+  const dir = sql.raw(filter.dir === "asc" ? "ASC" : "DESC");
+  const { rows } = await db.execute<{ id: string }>(sql`
+    SELECT id FROM (${stream(storedRank, sql`NOT ${lapsed}`)} UNION ALL ${stream(sql.raw(String(EXPIRED_RANK)), lapsed, true)}) ranked
+    ORDER BY rank ${dir}, created_at ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`);
+  return rows.map((r) => r.id);
 }
 
 const rowColumns = {
@@ -132,7 +220,10 @@ const rowColumns = {
   refundedAt: intents.refundedAt,
 };
 
-function selectRows(db: DbExecutor, filter: AdminOrderFilter) {
+/** The rows of one page (or export batch): its ids first, then only those rows joined to what they show. */
+async function selectRows(db: DbExecutor, filter: AdminOrderFilter, where: SQL | undefined, slice: Slice) {
+  const ids = await sliceIds(db, filter, where, slice);
+  if (ids.length === 0) return [];
   return db
     .select(rowColumns)
     .from(intents)
@@ -141,7 +232,7 @@ function selectRows(db: DbExecutor, filter: AdminOrderFilter) {
     .leftJoin(gearItems, eq(gearItems.id, intents.gearItemId))
     .leftJoin(promoCodes, eq(promoCodes.id, intents.promoCodeId))
     .leftJoin(deliveries, eq(deliveries.intentId, intents.id))
-    .where(whereOf(filter))
+    .where(inArray(intents.id, ids))
     .orderBy(...orderOf(filter));
 }
 
@@ -199,36 +290,59 @@ function toRow(r: RawRow): AdminOrderRow {
   };
 }
 
-/** How many orders the filter matches. */
-export async function countAdminOrders(db: DbExecutor, filter: AdminOrderFilter): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(intents)
-    .leftJoin(deliveries, eq(deliveries.intentId, intents.id))
-    .where(whereOf(filter));
-  return row?.n ?? 0;
+export interface AdminOrderCount {
+  /** Matches counted: all of them, or `cap` when there are more. */
+  count: number;
+  /** More than `count` match: counting stopped at the cap. */
+  capped: boolean;
+}
+
+/**
+ * How many orders the filter matches, counting no further than `cap`: "more than 10,000" costs a
+ * walk of 10,001 index entries, where the exact figure of a million would read them all.
+ */
+export async function countAdminOrders(db: DbExecutor, filter: AdminOrderFilter, cap = ADMIN_ORDERS_COUNT_CAP): Promise<AdminOrderCount> {
+  return countMatches(db, filter, await whereOf(db, filter), cap);
+}
+
+async function countMatches(db: DbExecutor, filter: AdminOrderFilter, where: SQL | undefined, cap: number): Promise<AdminOrderCount> {
+  const matches = matchingIds(db, filter, where)
+    .limit(cap + 1)
+    .as("matches");
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(matches);
+  const n = row?.n ?? 0;
+  return { count: Math.min(n, cap), capped: n > cap };
 }
 
 export interface AdminOrderPage {
   rows: AdminOrderRow[];
+  /** Orders that match: exact, or a lower bound when `capped`. */
   total: number;
+  /** More orders match than `total` (the count stopped at its cap); the list says "10,000+". */
+  capped: boolean;
   page: number;
+  /** Pages there are, or at least (when `capped`). */
   pageCount: number;
 }
 
-/** One page of the filtered list, with the count of every match. A page past the end reads as the last one. */
+/**
+ * One page of the filtered list, with the count of its matches, exact up to the cap (or to the end of
+ * a page beyond it). A page past the end reads as the last one.
+ */
 export async function listAdminOrders(
   db: DbExecutor,
   filter: AdminOrderFilter,
   pageSize = ADMIN_ORDERS_PAGE_SIZE,
+  countCap = ADMIN_ORDERS_COUNT_CAP,
 ): Promise<AdminOrderPage> {
-  const total = await countAdminOrders(db, filter);
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(filter.page ?? 1, pageCount);
-  const rows = await selectRows(db, filter)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  return { rows: rows.map(toRow), total, page, pageCount };
+  const asked = filter.page ?? 1;
+  // Counted past the page asked for, so a deep page knows whether one follows.
+  const where = await whereOf(db, filter);
+  const { count, capped } = await countMatches(db, filter, where, Math.max(countCap, asked * pageSize));
+  const pageCount = Math.max(1, Math.ceil((capped ? count + 1 : count) / pageSize));
+  const page = Math.min(asked, pageCount);
+  const rows = await selectRows(db, filter, where, { limit: pageSize, offset: (page - 1) * pageSize });
+  return { rows: rows.map(toRow), total: count, capped, page, pageCount };
 }
 
 export const ADMIN_ORDERS_CSV_COLUMNS = [
@@ -256,8 +370,9 @@ export const ADMIN_ORDERS_CSV_COLUMNS = [
 ] as const;
 
 /**
- * The whole filtered list as CSV (header row first), in the list's order, read in batches so a
- * large export neither holds every row in memory nor one long query; at most `max` rows.
+ * The whole filtered list as CSV (header row first), in the list's order, read in batches that each
+ * go on from the last row of the one before, so a large export neither holds every row in memory nor
+ * one long query, and its last batch costs what its first did; at most `max` rows.
  */
 export async function* adminOrdersCsv(
   db: DbExecutor,
@@ -265,12 +380,12 @@ export async function* adminOrdersCsv(
   { max = ADMIN_ORDERS_EXPORT_MAX, batch = 1000 }: { max?: number; batch?: number } = {},
 ): AsyncGenerator<string> {
   yield csvRow(ADMIN_ORDERS_CSV_COLUMNS);
-  for (let offset = 0; offset < max; offset += batch) {
-    const rows = (
-      await selectRows(db, filter)
-        .limit(Math.min(batch, max - offset))
-        .offset(offset)
-    ).map(toRow);
+  const where = await whereOf(db, filter);
+  let afterId: string | undefined;
+  for (let written = 0; written < max;) {
+    // A short first batch: the download starts as soon as the first rows are read.
+    const limit = Math.min(written === 0 ? Math.min(batch, 100) : batch, max - written);
+    const rows = (await selectRows(db, filter, where, { limit, afterId })).map(toRow);
     yield rows
       .map((r) =>
         csvRow([
@@ -298,7 +413,9 @@ export async function* adminOrdersCsv(
         ]),
       )
       .join("");
-    if (rows.length < batch) return;
+    if (rows.length < limit) return;
+    written += rows.length;
+    afterId = rows.at(-1)!.id;
   }
 }
 

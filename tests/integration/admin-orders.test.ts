@@ -6,6 +6,7 @@ import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import {
   adminOrdersCsv,
+  countAdminOrders,
   getAdminOrder,
   getAdminOrderTimeline,
   listAdminOrders,
@@ -212,6 +213,19 @@ describe("the order list", () => {
     expect(pages.flatMap((p) => p.rows.map((r) => r.id))).toEqual(await ids({}));
     expect((await listAdminOrders(t.db, filter({ page: "99" }), 2)).page).toBe(3);
   });
+
+  it("counts up to a cap and then says there are more, still knowing whether a page follows", async () => {
+    expect(await countAdminOrders(t.db, filter({}), 3)).toEqual({ count: 3, capped: true });
+    expect(await countAdminOrders(t.db, filter({}), 5)).toEqual({ count: 5, capped: false });
+    expect(await countAdminOrders(t.db, filter({ kind: "gear" }), 1)).toEqual({ count: 1, capped: true });
+    // A cap of 2 with pages of 2: page 1 knows of at least 3 orders, so a second page; a later page
+    // counts to its own end, so page 3 (the last) is exact again.
+    const first = await listAdminOrders(t.db, filter({}), 2, 2);
+    expect(first).toMatchObject({ total: 2, capped: true, page: 1, pageCount: 2 });
+    const last = await listAdminOrders(t.db, filter({ page: "3" }), 2, 2);
+    expect(last).toMatchObject({ total: 5, capped: false, page: 3, pageCount: 3 });
+    expect(last.rows.map((r) => r.id)).toEqual((await ids({})).slice(4));
+  });
 });
 
 describe("the CSV export", () => {
@@ -236,6 +250,26 @@ describe("the CSV export", () => {
         .slice(1, -1)
         .map((l) => l.split(",")[0]),
     ).toEqual([o.canceledGear, o.paidGear]);
+  });
+
+  it.each<Record<string, string>>([
+    {},
+    { sort: "amount" },
+    { sort: "amount", dir: "asc" },
+    { sort: "state" },
+    { sort: "state", dir: "asc" },
+    { dir: "asc" },
+  ])("goes on from each batch's last row in the list's order (%j), one row at a time too", async (params) => {
+    const expected = await ids(params);
+    for (const batch of [1, 2, 3]) {
+      const text = await csv(params, { batch });
+      expect(
+        text
+          .split("\r\n")
+          .slice(1, -1)
+          .map((l) => l.split(",")[0]),
+      ).toEqual(expected);
+    }
   });
 
   it("stops at the cap", async () => {

@@ -33,11 +33,14 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
   const [{ locale, t }, params] = await Promise.all([getMessages(), searchParams]);
   const m = t.adminOrders;
   const filter = adminOrderFilterSchema.parse(params);
-  const { rows, total, page, pageCount } = await listAdminOrders(getDb(), filter);
+  const { rows, total, capped, page, pageCount } = await listAdminOrders(getDb(), filter);
   const kept = adminOrderFilterParams(filter);
   const query = new URLSearchParams(Object.entries(kept).filter((e): e is [string, string] => Boolean(e[1]))).toString();
   const intl = locale === "ru" ? "ru-RU" : "en-US";
-  const pageOf = format(m.pager.pageOf, { page, pages: pageCount });
+  // Past the count's cap the list knows a lower bound: "10 000+" orders, "401+" pages.
+  const more = capped ? "+" : "";
+  const pages = `${pageCount}${more}`;
+  const pageOf = format(m.pager.pageOf, { page, pages });
   // The filters beyond search fold away (a long form on a phone) unless one of them is in use.
   const advanced = Object.entries(kept).some(
     ([k, v]) => v && k !== "q" && !(k === "sort" && v === "created") && !(k === "dir" && v === "desc"),
@@ -166,15 +169,15 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
       </form>
 
       <p role="status" className="text-sm text-slate-300">
-        {format(m.found, { count: total.toLocaleString(intl) })}
+        {format(m.found, { count: `${total.toLocaleString(intl)}${more}` })}
       </p>
 
       {rows.length === 0 ? (
         <p className="rounded-lg border border-slate-800 p-6 text-center text-slate-300">{m.empty}</p>
       ) : (
-        <div className={tableWrapClass} tabIndex={0} role="region" aria-label={format(m.caption, { page, pages: pageCount })}>
+        <div className={tableWrapClass} tabIndex={0} role="region" aria-label={format(m.caption, { page, pages })}>
           <table className={`${tableClass} min-w-[56rem]`}>
-            <caption className="sr-only">{format(m.caption, { page, pages: pageCount })}</caption>
+            <caption className="sr-only">{format(m.caption, { page, pages })}</caption>
             <thead>
               <tr>
                 <th scope="col" className={thClass}>
