@@ -21,6 +21,7 @@ import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { measurePages, PAGE_TARGETS, printPages } from "./bench/pages";
+import { assessReport, DEFAULT_REPORT_INTENTS, measureReports, printReports, REPORT_TARGET_P50_MS, seedReports } from "./bench/reports";
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
 import { databaseUrl, freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
@@ -101,6 +102,7 @@ const options = {
   phases: phaseList(args.only),
   sizes: sizeList(args.sizes, args.quick ? [1000, 3000, 10_000] : [10_000, 100_000, 1_000_000]),
   pageRuns: args.quick ? 1 : 5,
+  reportIntents: args.quick ? 20_000 : DEFAULT_REPORT_INTENTS,
 };
 
 // ---- everything started is stopped again, in reverse order, on any exit ----
@@ -311,6 +313,36 @@ async function main(): Promise<void> {
         met: g.met,
       });
     results.growth = cells;
+  }
+
+  if (has("reports")) {
+    console.log(
+      `\n== 6. Reports: the order list and campaign report over ${options.reportIntents.toLocaleString("en")} intents; load average ${load()}`,
+    );
+    const url = await reportsDatabase(adminUrl);
+    const pool = createPool(url, 4);
+    try {
+      const seed = await seedReports(pool, { intents: options.reportIntents });
+      // No worker: it would advance the seeded deliveries and sweep orders while the reports are timed.
+      const next = await startNext(url, "reports", { WORKER_ENABLED: "0" });
+      try {
+        const rows = await measureReports({ origin: next.origin, pool, seed });
+        printReports(rows);
+        for (const r of rows.filter((row) => row.layer === "page").map(assessReport))
+          verdicts.push({
+            item: "6 reports",
+            figure: `${r.report} ${r.scenario} (page): p50`,
+            value: `${ms(r.p50)} ms`,
+            target: `< ${REPORT_TARGET_P50_MS} ms`,
+            met: r.met,
+          });
+        results.reports = { seed, rows };
+      } finally {
+        peaks.push({ server: "reports", bytes: await next.stop() });
+      }
+    } finally {
+      await pool.end();
+    }
   }
 
   if (has("pages")) {
@@ -595,6 +627,45 @@ async function prepareDatabase(adminUrl: string, games = options.games) {
     } finally {
       await pool.end();
     }
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * The reports' database: a copy of the benchmark's catalog database (CREATE DATABASE … TEMPLATE, a
+ * file copy, seconds instead of a second catalog seed) that seedReports then fills with orders. Kept
+ * apart so the orders never weigh on the catalog and write phases, and made again whenever the catalog
+ * it was copied from is no longer the one it names.
+ */
+async function reportsDatabase(adminUrl: string): Promise<string> {
+  const catalog = await prepareDatabase(adminUrl);
+  const source = benchDb(options.games);
+  const name = `${source}_reports`;
+  const admin = createPool(adminUrl, 1);
+  try {
+    const comment = async (db: string) =>
+      (
+        await admin.query<{ comment: string | null }>(
+          "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
+          [db],
+        )
+      ).rows[0]?.comment ?? null;
+    const marker = `reports on a copy of ${source}: ${await comment(source)}`;
+    if (!options.fresh && catalog.reused && (await comment(name)) === marker) {
+      console.log(`Reusing ${name}, the copy of ${source} the reports are seeded in.`);
+    } else {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // A template may have no other session: the catalog phase's pools are closed by now.
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [source]);
+      const t = performance.now();
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${source}`);
+      await admin.query(`COMMENT ON DATABASE ${name} IS '${marker.replaceAll("'", "''")}'`);
+      console.log(`Copied ${source} to ${name} in ${((performance.now() - t) / 1000).toFixed(1)} s.`);
+    }
+    const url = databaseUrl(adminUrl, name);
+    await migrateDatabase(url);
+    return url;
   } finally {
     await admin.end();
   }
