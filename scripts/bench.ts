@@ -346,7 +346,9 @@ async function main(): Promise<void> {
   }
 
   if (has("pages")) {
-    console.log(`\n== 7. Pages: Lighthouse (mobile) over every page a shopper sees, and the catalog's first-load JavaScript; load average ${load()}`);
+    console.log(
+      `\n== 7. Pages: Lighthouse (mobile) over every page a shopper sees, and the catalog's first-load JavaScript; load average ${load()}`,
+    );
     const db = await prepareDatabase(adminUrl);
     const next = await startNext(db.url, "pages", {});
     try {
