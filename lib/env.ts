@@ -76,6 +76,12 @@ const envSchema = z.object({
    * which does not see a container's CPU quota: set it there. `npm run dev` always runs one.
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /**
+   * Each server process's V8 old-space limit, MiB (`--max-old-space-size`); 0 leaves Node's default,
+   * a share of the machine's memory (4 GiB here) that V8 fills with garbage between full collections
+   * under load. The live heap is about 55-110 MiB (the catalog cache at most CATALOG_CACHE_MAX_BYTES).
+   */
+  SERVER_HEAP_MIB: z.coerce.number().int().min(0).max(65_536).default(256),
   /** How long a stopping server waits for requests and callbacks in flight before it kills its processes. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   /** Enables the constant-body route the benchmark measures as the framework's floor. */

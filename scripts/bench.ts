@@ -25,6 +25,7 @@ import { assessReport, DEFAULT_REPORT_INTENTS, measureReports, printReports, REP
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
 import { databaseUrl, freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
+import { serverNodeFlags } from "./lib/server-cluster";
 import {
   assess,
   durable,
@@ -710,7 +711,7 @@ async function startNext(dbUrl: string, label: string, extraEnv: Record<string, 
   const log = fs.openSync(logFile, "w");
   const command =
     workers === undefined
-      ? [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]
+      ? [...serverNodeFlags(), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]
       : ["--conditions=react-server", "--import", "tsx", "scripts/serve.ts", "-H", "127.0.0.1"];
   const child = spawn(process.execPath, command, {
     env: {

@@ -7,6 +7,8 @@ export interface ClusterOptions {
   /** The script each worker runs (Next's CLI, or a standalone build's server.js) and its arguments. */
   exec: string;
   args: string[];
+  /** Node's own flags for every worker (server-cluster.ts: the heap limit). */
+  execArgv?: string[];
   /** Added to this process's environment for every worker. */
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -43,8 +45,8 @@ const MAX_RESTART_DELAY_MS = 30_000;
  */
 export function startCluster(options: ClusterOptions): Cluster {
   const log = options.log ?? ((line: string) => console.log(line));
-  // execArgv: [] - the launcher itself may run under tsx's loader, which the server does not need.
-  cluster.setupPrimary({ exec: options.exec, args: options.args, cwd: options.cwd, execArgv: [] });
+  // Not the launcher's execArgv: it may run under tsx's loader, which the server does not need.
+  cluster.setupPrimary({ exec: options.exec, args: options.args, cwd: options.cwd, execArgv: options.execArgv ?? [] });
 
   const slots = Array.from({ length: options.workers }, (_, index) => ({
     index,

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster, type ClusterOptions } from "@/scripts/lib/cluster";
+import { serverNodeFlags } from "@/scripts/lib/server-cluster";
 import { freeLoopbackPort } from "@/tests/support/db";
 import { until } from "@/tests/support/paid-intent";
 
@@ -11,8 +12,10 @@ import { until } from "@/tests/support/paid-intent";
 // restarts, a failed start, and the stop.
 const SERVER = `
 import http from "node:http";
+import v8 from "node:v8";
 if (process.env.FAIL_AT_START) process.exit(3);
 const server = http.createServer((req, res) => {
+  if (req.url === "/heap") return res.end(String(v8.getHeapStatistics().heap_size_limit));
   const ms = Number(new URL(req.url, "http://x").searchParams.get("ms") ?? 0);
   // Headers at once, the body after ms: a client knows its request reached a server process.
   res.writeHead(200);
@@ -82,6 +85,24 @@ describe("the cluster primary", () => {
     for (let i = 0; i < 12; i++) pids.push(await get(port));
     expect(new Set(pids)).toEqual(new Set(cluster.pids()));
     expect(cluster.pids()).toHaveLength(3);
+  });
+
+  it("starts the workers with the server's Node flags: the heap limit holds in each of them", async () => {
+    const { cluster, port } = await start({ execArgv: serverNodeFlags(96) });
+    await cluster.ready;
+    const limit = await new Promise<number>((resolve, reject) =>
+      http
+        .get({ host: "127.0.0.1", port, path: "/heap", agent: false }, (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c));
+          res.on("end", () => resolve(Number(body)));
+        })
+        .on("error", reject),
+    );
+    // Old space 96 MiB plus the young generation; Node's default here is several GiB.
+    expect(limit).toBeGreaterThan(96 * 2 ** 20);
+    expect(limit).toBeLessThan(160 * 2 ** 20);
+    expect(serverNodeFlags(0)).toEqual([]);
   });
 
   it("replaces a worker that dies, waiting longer each time it dies young", async () => {
