@@ -488,9 +488,11 @@ async function planCatalog(origin: string, headers: Record<string, string>): Pro
     const total = await totalOf(`${query}${query ? "&" : ""}limit=${PAGE_LIMIT}`);
     counts.push(`${name} ${total}`);
     if (deep) {
+      // Named "last page", not by its number, so each size's last page is one row of the growth table.
       const page = lastPage(total);
+      counts[counts.length - 1] += ` (last page ${page})`;
       scenarios.push({
-        name: `${name === "catalog" ? "catalog" : `catalog ${name}`} page=${page}`,
+        name: `${name === "catalog" ? "catalog" : `catalog ${name}`} last page`,
         kind: "catalog",
         path: `${base}?${query}${query ? "&" : ""}page=${page}&limit=${PAGE_LIMIT}`,
         bytes: 0,
