@@ -63,8 +63,27 @@ function serializeError(err: Error): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A request line's client-controlled strings (its route, address, token name) repeat from request to
+ * request: short ones keep their scrubbed form, so the patterns run once per distinct string.
+ */
+const scrubbedShort = new Map<string, string>();
+const SCRUB_MEMO_MAX_ENTRIES = 1000;
+const SCRUB_MEMO_MAX_LENGTH = 200;
+
+function scrubShort(text: string): string {
+  if (text.length > SCRUB_MEMO_MAX_LENGTH) return scrubText(text);
+  let out = scrubbedShort.get(text);
+  if (out === undefined) {
+    out = scrubText(text);
+    if (scrubbedShort.size >= SCRUB_MEMO_MAX_ENTRIES) scrubbedShort.delete(scrubbedShort.keys().next().value!);
+    scrubbedShort.set(text, out);
+  }
+  return out;
+}
+
 function scrub(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return scrubText(value);
+  if (typeof value === "string") return scrubShort(value);
   if (value === null || typeof value !== "object" || depth > 8) return value;
   // Formatters run before serializers: an Error becomes its type, message and stack here.
   if (value instanceof Error) return scrub(serializeError(value), depth + 1);

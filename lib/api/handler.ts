@@ -375,7 +375,7 @@ export function otherMethods(...implemented: Method[]) {
 }
 
 /** A body that is JSON text already (a service's cached serialisation); `status` defaults to 200. */
-export function jsonText(text: string, status = 200): Response {
+export function jsonText(text: string | Uint8Array<ArrayBuffer>, status = 200): Response {
   return new Response(text, { status, headers: { "content-type": "application/json" } });
 }
 

@@ -137,6 +137,8 @@ const MAIN_PACKAGE = sql`LEFT JOIN packages p ON p.app_id = g.app_id AND p.is_ma
 interface CachedPage {
   catalog: StoredCatalog;
   json: string[];
+  /** The text for the origin last asked for, encoded: nearly every request names the same host. */
+  body?: { origin: string; bytes: Uint8Array<ArrayBuffer> };
 }
 
 // Never in real data: PostgreSQL text cannot hold U+0000, so the mark cannot collide with a title.
@@ -149,12 +151,12 @@ function cachedPage(catalog: StoredCatalog): CachedPage {
 }
 
 // Pages are kept without the origin (which a client names in Host), so hosts cannot multiply the
-// entries; the bytes bound is on their JSON size, twice over (the games and the text), a fair
-// estimate of what they hold in memory.
+// entries (each keeps the bytes of one origin at a time); the bytes bound is on their JSON size,
+// three times over (the games, the text and its encoding), a fair estimate of what they hold.
 const catalogCache = new TtlCache<CachedPage>(env.CATALOG_CACHE_TTL_MS, {
   maxEntries: 5000,
   maxBytes: env.CATALOG_CACHE_MAX_BYTES,
-  sizeOf: (page) => 4 * page.json.reduce((n, part) => n + part.length, 0),
+  sizeOf: (page) => 6 * page.json.reduce((n, part) => n + part.length, 0),
 });
 // Totals do not depend on the page, so paging through one filter counts once.
 const totalCache = new TtlCache<number>(env.CATALOG_CACHE_TTL_MS, { maxEntries: 5000 });
@@ -169,7 +171,19 @@ export async function listCatalog(db: Database, query: CatalogQuery, origin: str
 
 /** The same page as the API's JSON text (`CatalogResponse`), from the cache's own copy of it. */
 export async function listCatalogJson(db: Database, query: CatalogQuery, origin: string): Promise<string> {
-  const { json } = await catalogPage(db, query);
+  return jsonFor(await catalogPage(db, query), origin);
+}
+
+/** The same text as UTF-8 bytes, encoded once per page and origin rather than once per response. */
+export async function listCatalogBody(db: Database, query: CatalogQuery, origin: string): Promise<Uint8Array<ArrayBuffer>> {
+  const page = await catalogPage(db, query);
+  if (page.body?.origin !== origin) page.body = { origin, bytes: utf8.encode(jsonFor(page, origin)) };
+  return page.body.bytes;
+}
+
+const utf8 = new TextEncoder();
+
+function jsonFor({ json }: CachedPage, origin: string): string {
   return json.length === 1 ? json[0]! : json.join(JSON.stringify(origin).slice(1, -1));
 }
 
