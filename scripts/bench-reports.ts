@@ -10,10 +10,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type pg from "pg";
 import { createDb, createPool } from "@/lib/db/client";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { seedDemoData } from "@/lib/demo/seed";
-import { env } from "@/lib/env";
 import { explainReports } from "./bench/reports-explain";
 import {
   measureInsertCost,
@@ -26,10 +24,10 @@ import {
   type ReportRow,
   type WriteCost,
 } from "./bench/reports";
-import { databaseUrl, freeLoopbackPort, startNextProcess, stopChild } from "./lib/processes";
+import { intArg, postgresServer, stopAll, stopOnSignals, stops } from "./bench/lifecycle";
+import { databaseUrl, startNextProcess, stopChild } from "./lib/processes";
 
 const DB_NAME = "gk_bench_reports";
-const EMBEDDED_DIR = ".data/bench-pg";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 const { values: args } = parseArgs({
@@ -54,19 +52,7 @@ const options = {
   warmup: intArg("warmup", args.warmup, 3, 0, 100),
 };
 
-const stops: (() => Promise<unknown>)[] = [];
-let stopping: Promise<void> | undefined;
-function stopAll(): Promise<void> {
-  return (stopping ??= (async () => {
-    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`cleanup: ${(err as Error).message}`));
-  })());
-}
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping what this benchmark started...`);
-    void stopAll().finally(() => process.exit(128 + (os.constants.signals[signal] ?? 15)));
-  });
-}
+stopOnSignals("what this benchmark started");
 
 async function main(): Promise<void> {
   const startedAt = new Date();
@@ -128,18 +114,6 @@ function writeResults(
   console.log(`Results: ${file}`);
 }
 
-/** An admin URL of the PostgreSQL server to use: DATABASE_URL's, or the embedded one scripts/bench.ts uses. */
-async function postgresServer(): Promise<string> {
-  if (env.DATABASE_URL) {
-    console.log(`PostgreSQL: DATABASE_URL (${new URL(env.DATABASE_URL).host}).`);
-    return databaseUrl(env.DATABASE_URL, "postgres");
-  }
-  const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freeLoopbackPort(), database: "postgres" });
-  stops.push(() => handle.stop());
-  console.log(`PostgreSQL: embedded, ${handle.startedHere ? "started" : "already running"} on ${new URL(handle.url).host}.`);
-  return handle.url;
-}
-
 /**
  * gk_bench_reports with the demo catalog of `--games` games, migrated: reused when its comment says it
  * holds that catalog (as scripts/bench.ts does for gk_bench), else made again. The orders' own seed
@@ -174,16 +148,6 @@ async function prepareCatalog(adminUrl: string): Promise<string> {
   } finally {
     await admin.end();
   }
-}
-
-function intArg(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`--${name} must be an integer from ${min} to ${max}`);
-    process.exit(2);
-  }
-  return value;
 }
 
 main()

@@ -13,7 +13,6 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type pg from "pg";
 import { createDb, createPool } from "@/lib/db/client";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { seedDemoData } from "@/lib/demo/seed";
 import { env } from "@/lib/env";
@@ -24,6 +23,7 @@ import { measurePages, PAGE_TARGETS, printPages } from "./bench/pages";
 import { assessReport, DEFAULT_REPORT_INTENTS, measureReports, printReports, REPORT_TARGET_P50_MS, seedReports } from "./bench/reports";
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
+import { intArg, postgresServer, stopAll, stopOnSignals, stops } from "./bench/lifecycle";
 import { databaseUrl, freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
 import { serverNodeFlags } from "./lib/server-cluster";
 import {
@@ -48,7 +48,6 @@ import {
 
 /** One database per catalog size, so the growth table's three sizes are each seeded once and kept. */
 const benchDb = (games: number) => `gk_bench_${games}`;
-const EMBEDDED_DIR = ".data/bench-pg";
 const LOG_DIR = ".data/bench-logs";
 const WARMUP_SECONDS = 1;
 const PAGE_LIMIT = 20;
@@ -106,21 +105,7 @@ const options = {
   reportIntents: args.quick ? 20_000 : DEFAULT_REPORT_INTENTS,
 };
 
-// ---- everything started is stopped again, in reverse order, on any exit ----
-
-const stops: (() => Promise<unknown>)[] = [];
-let stopping: Promise<void> | undefined;
-function stopAll(): Promise<void> {
-  return (stopping ??= (async () => {
-    for (const stop of stops.reverse()) await stop().catch((err: unknown) => console.error(`cleanup: ${(err as Error).message}`));
-  })());
-}
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the servers this benchmark started...`);
-    void stopAll().finally(() => process.exit(128 + (os.constants.signals[signal] ?? 15)));
-  });
-}
+stopOnSignals("the servers this benchmark started");
 
 interface Scenario {
   name: string;
@@ -566,20 +551,6 @@ async function checkDurability(pool: pg.Pool, tokenId: string, created: { gift: 
 
 // ---- database ----
 
-/** An admin URL of the PostgreSQL server to use: DATABASE_URL's, or an embedded one started here. */
-async function postgresServer(): Promise<string> {
-  if (env.DATABASE_URL) {
-    console.log(`PostgreSQL: DATABASE_URL (${new URL(env.DATABASE_URL).host}).`);
-    return databaseUrl(env.DATABASE_URL, "postgres");
-  }
-  const handle = await startEmbeddedPostgres({ dataDir: EMBEDDED_DIR, port: await freeLoopbackPort(), database: "postgres" });
-  stops.push(() => handle.stop());
-  console.log(
-    `PostgreSQL: embedded, ${handle.startedHere ? "started" : "already running"} on ${new URL(handle.url).host}, data in ${EMBEDDED_DIR}.`,
-  );
-  return handle.url;
-}
-
 /**
  * gk_bench_<games>, seeded with `games` games. A database whose seed completed with the same count is
  * reused (the seed is deterministic); anything else, or --fresh, is dropped and seeded again.
@@ -1021,16 +992,6 @@ function sizeList(raw: string | undefined, fallback: number[]): number[] {
     process.exit(2);
   }
   return [...new Set(sizes)].sort((a, b) => a - b);
-}
-
-function intArg(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`--${name} must be an integer from ${min} to ${max}`);
-    process.exit(2);
-  }
-  return value;
 }
 
 function sleep(ms: number): Promise<void> {
