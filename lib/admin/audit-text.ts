@@ -1,6 +1,7 @@
 import { isAuditAction, isAuditField, isAuditTargetType } from "@/lib/admin/audit-catalog";
 import { deliveryFailureText, deliveryStepText, reportNoteText } from "@/lib/admin/order-timeline";
 import { intlLocale, type Locale } from "@/lib/i18n/config";
+import { STORE_TIME_ZONE } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { formatRub } from "@/lib/money";
 
@@ -50,7 +51,7 @@ function valueText(entry: EntryLike, key: string, value: unknown, record: Record
     const date = new Date(text);
     return Number.isNaN(date.getTime())
       ? text
-      : new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Moscow" }).format(date);
+      : new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "short", timeStyle: "short", timeZone: STORE_TIME_ZONE }).format(date);
   }
   switch (key) {
     case "status":

@@ -1,11 +1,9 @@
 import { attributionFromSearchParams } from "@/lib/attribution";
+import { STORE_TIME_ZONE } from "@/lib/i18n/format";
 
 // Campaign visits: a page load whose URL carries utm_source or utm_medium adds one to its campaign's
 // count for the day (campaign_visits). Nothing about the visitor is kept, only the campaign's names
 // and a number. Pure and dependency-light: proxy.ts runs it on every page request.
-
-/** The store's days begin and end in Moscow, as its receipts and the report's dates do. */
-export const STORE_TIME_ZONE = "Europe/Moscow";
 
 export interface CampaignKey {
   /** 'YYYY-MM-DD' in the store's time zone. */

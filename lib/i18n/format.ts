@@ -28,7 +28,8 @@ export function plural(locale: Locale, count: number, forms: PluralForms): strin
   return format(template, { count: new Intl.NumberFormat(intlLocale(locale)).format(count) });
 }
 
-const STORE_TIME_ZONE = "Europe/Moscow";
+/** The store's days begin and end in Moscow, as its receipts, pages and reports state them. */
+export const STORE_TIME_ZONE = "Europe/Moscow";
 
 /** The calendar day of `date` in the store's zone, as YYYY-MM-DD. */
 const storeDay = (date: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: STORE_TIME_ZONE }).format(date);

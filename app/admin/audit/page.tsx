@@ -8,6 +8,7 @@ import { auditActionName, auditChanges, auditNoteText, auditTargetName } from "@
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { intlLocale } from "@/lib/i18n/config";
+import { STORE_TIME_ZONE } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { listAudit } from "@/lib/services/audit";
 
@@ -56,7 +57,7 @@ export default async function AuditPage({ searchParams }: { searchParams: AdminS
     hour: "2-digit",
     minute: "2-digit",
     second: "2-digit",
-    timeZone: "Europe/Moscow",
+    timeZone: STORE_TIME_ZONE,
     timeZoneName: "short",
   });
   const query = (extra: Record<string, string>) => {

@@ -6,7 +6,7 @@ import { StaffGrantForm } from "@/components/admin/staff-grant-form";
 import { AdminHeading, TableRegion, badgeClass, tableClass, tdClass, thClass } from "@/components/admin/ui";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
-import { format } from "@/lib/i18n/format";
+import { format, STORE_TIME_ZONE } from "@/lib/i18n/format";
 import { intlLocale } from "@/lib/i18n/config";
 import { getMessages } from "@/lib/i18n/server";
 import { listStaff } from "@/lib/services/staff";
@@ -27,7 +27,7 @@ export default async function StaffPage() {
     year: "numeric",
     hour: "2-digit",
     minute: "2-digit",
-    timeZone: "Europe/Moscow",
+    timeZone: STORE_TIME_ZONE,
     timeZoneName: "short",
   });
   return (
