@@ -6,6 +6,7 @@ import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
 import type { GearItemCreate, GearStockAdjust } from "@/lib/schemas/admin-catalog";
 import { recordAudit, type Actor } from "./audit";
+import { liveReservations } from "./gear";
 
 // The back office's gear stock (/admin/gear). `stock` is units on hand: a live reservation (an
 // unpaid, unexpired gear intent) holds one of them, and payment takes it away for good (drizzle/0003).
@@ -43,10 +44,6 @@ interface StockRow extends Record<string, unknown> {
   reserved: number;
   sold: number;
 }
-
-const liveReservations = (itemId: SQL) =>
-  sql`(SELECT count(*)::int FROM intents i
-       WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment' AND i.expires_at > now())`;
 
 /** Items by platform, paged in the database, each with its held and sold units (both through partial indexes). */
 export async function listGearStock(db: Database, filter: GearStockFilter): Promise<{ items: GearStockRow[]; total: number }> {
@@ -102,7 +99,7 @@ export async function adjustGearStock(db: Database, actor: Actor, input: GearSto
   return db.transaction(async (tx) => {
     const [item] = await tx.select().from(gearItems).where(eq(gearItems.id, input.itemId)).for("update");
     if (!item) throw new DomainError("item_not_found", { platform: 0, item: String(input.itemId) }, "itemId");
-    const { rows } = await tx.execute<{ held: number }>(sql`SELECT ${liveReservations(sql`${item.id}`)} AS held`);
+    const { rows } = await tx.execute<{ held: number }>(sql`SELECT ${liveReservations(item.id)} AS held`);
     const reserved = rows[0]?.held ?? 0;
     const stock = input.mode === "set" ? input.amount : item.stock + input.amount;
     if (stock < reserved) throw new DomainError("stock_below_reserved", { item: item.title, reserved }, "amount");

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse, GearQuoteRequest } from "@/lib/schemas/gear";
@@ -9,10 +9,16 @@ import { CURRENCY } from "@/lib/money";
 import type { AuthToken } from "./tokens";
 import { createIntent, intentCreated, quoteIntent, type CreatedIntent, type PurchaseQuote } from "./intents";
 
-/** Live reservations: unpaid gear intents that have not expired. They hold stock; nothing else does (see drizzle/0002). */
-const liveReservations = (itemId: unknown) =>
-  sql`SELECT count(*)::int FROM intents i
-      WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment' AND i.expires_at > now()`;
+/**
+ * The live reservations of a gear item, as a scalar subquery: unpaid gear intents that have not
+ * expired. They hold stock; nothing else does (drizzle/0002). Expiry is a FILTER, not a WHERE
+ * condition, so the only index that fits is the item's own (intents_live_gear_idx): asked for
+ * `expires_at > now()` in the WHERE, a planner whose statistics predate a burst of new open
+ * intents walks the sweeper's index over every open intent of the store instead (drizzle/0024).
+ */
+export const liveReservations = (itemId: SQL | number) =>
+  sql<number>`(SELECT (count(*) FILTER (WHERE i.expires_at > now()))::int FROM intents i
+               WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment')`;
 
 /**
  * Reserves one unit of a gear item for the gamer and records an intent. The database holds the
@@ -87,8 +93,8 @@ async function findGearItem(db: DbExecutor, platform: number, itemName: string) 
  */
 export async function quoteGear(db: DbExecutor, input: GearQuoteRequest): Promise<PurchaseQuote> {
   const item = await findGearItem(db, input.platform, input.item);
-  const { rows } = await db.execute<{ count: number }>(liveReservations(item.id));
-  const available = item.stock - (rows[0]?.count ?? 0);
+  const { rows } = await db.execute<{ held: number }>(sql`SELECT ${liveReservations(item.id)} AS held`);
+  const available = item.stock - (rows[0]?.held ?? 0);
   return quoteIntent(db, {
     price: item.price,
     feeMode: input.fee,
@@ -109,7 +115,7 @@ export async function listGearItems(db: Database, query: GearItemsQuery): Promis
         platform: gearItems.platformAppId,
         price: gearItems.price,
         stock: gearItems.stock,
-        reserved: sql<number>`(${liveReservations(gearItems.id)})`,
+        reserved: liveReservations(sql`${gearItems.id}`),
       })
       .from(gearItems)
       .where(filter)

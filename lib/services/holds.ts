@@ -31,8 +31,12 @@ const LIMITS: Record<HoldScope, number> = {
   address: env.HOLD_LIMIT_PER_ADDRESS,
 };
 
-/** Open: unpaid and unexpired, by the database clock; holding: a gear unit or a promo-code use. */
-const OPEN_HOLD = sql`i.status = 'requires_payment' AND i.expires_at > now() AND (i.gear_item_id IS NOT NULL OR i.promo_code_id IS NOT NULL)`;
+/**
+ * Unpaid and holding (a gear unit or a promo-code use); open means unexpired too, by the database
+ * clock, counted as a FILTER so the holder's own index is the one the planner takes (see
+ * liveReservations in ./gear).
+ */
+const UNPAID_HOLD = sql`i.status = 'requires_payment' AND (i.gear_item_id IS NOT NULL OR i.promo_code_id IS NOT NULL)`;
 
 /**
  * Inside the transaction that will insert a holding intent, before it does: refuses when the
@@ -62,6 +66,8 @@ async function countOpenHolds(tx: DbExecutor, scope: HoldScope, holder: Holder):
       : scope === "account"
         ? sql`i.token_id IN (SELECT id FROM api_tokens WHERE user_id = ${holder.token.userId} AND purpose = 'storefront')`
         : sql`i.client_key = ${holder.clientKey}`;
-  const { rows } = await tx.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM intents i WHERE ${where} AND ${OPEN_HOLD}`);
+  const { rows } = await tx.execute<{ n: number }>(
+    sql`SELECT (count(*) FILTER (WHERE i.expires_at > now()))::int AS n FROM intents i WHERE ${where} AND ${UNPAID_HOLD}`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
