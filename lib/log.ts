@@ -148,8 +148,11 @@ export interface RequestLine {
   [extra: string]: unknown;
 }
 
-/** Fields whose values are the server's own (a method Node accepted, numbers, an id from the database, a catalogue word). */
-const TRUSTED_REQUEST_FIELDS = new Set(["method", "status", "ms", "tokenId", "reason"]);
+/**
+ * Fields whose values are the server's own (a method Node accepted, numbers, an id from the
+ * database, a catalogue word) or checked before they get here (a request id: requestIdOf).
+ */
+const TRUSTED_REQUEST_FIELDS = new Set(["requestId", "method", "status", "ms", "tokenId", "reason"]);
 
 /** Writes one request line through `logger` (a request logger), scrubbing whatever a client could have put text into. */
 export function logRequestLine(logger: Logger, level: "debug" | "info", fields: RequestLine, msg: string): void {

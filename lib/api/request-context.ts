@@ -2,15 +2,20 @@ import "server-only";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-ip";
 import { asError, log, logRequestLine, requestLog, type RequestLine } from "@/lib/log";
+import { TOKEN_PREFIX } from "@/lib/services/tokens";
 import { observeRequest, routePattern } from "@/lib/metrics";
 import { errorResponse } from "./errors";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** The caller's X-Request-Id when it is a sane token (so a proxy's id follows the request), else a new UUID. */
+/**
+ * The caller's X-Request-Id when it is a sane token (so a proxy's id follows the request), else a
+ * new UUID. Sane: short, of letters, digits and `._-`, and not carrying a bearer token (the only
+ * secret those characters can spell), so the id is logged and echoed as it is, unscrubbed.
+ */
 export function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
-  return given && SANE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  return given && SANE_REQUEST_ID.test(given) && !given.includes(TOKEN_PREFIX) ? given : crypto.randomUUID();
 }
 
 /** The client's address for rate limits and logs (TRUST_PROXY decides which X-Forwarded-For entry). */

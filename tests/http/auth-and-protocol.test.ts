@@ -133,6 +133,16 @@ describe("protocol errors", () => {
     expect(bad.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("keeps a caller's sane request id, and replaces one that carries a token (ids are logged as they are)", async () => {
+    const kept = await api("/api/v1/gifts/catalog?limit=1", { headers: { "x-request-id": "trace-7.a_b" } });
+    expect(kept.headers.get("x-request-id")).toBe("trace-7.a_b");
+    const tokenLike = `gk_live_${"A".repeat(43)}`;
+    for (const id of [tokenLike, `trace.${tokenLike}`]) {
+      const replaced = await api("/api/v1/gifts/catalog?limit=1", { headers: { "x-request-id": id } });
+      expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it("serves the OpenAPI document without a token", async () => {
     const res = await api("/api/v1/openapi.json", { token: null });
     expect(res.status).toBe(200);
