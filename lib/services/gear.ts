@@ -6,19 +6,17 @@ import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsRe
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
 import { CURRENCY } from "@/lib/money";
+import { UNEXPIRED_COUNT } from "./holds";
 import type { AuthToken } from "./tokens";
 import { createIntent, intentCreated, quoteIntent, type CreatedIntent, type PurchaseQuote } from "./intents";
 
 /**
  * The live reservations of a gear item, as a scalar subquery: unpaid gear intents that have not
- * expired. They hold stock; nothing else does (drizzle/0002). Expiry is a FILTER, not a WHERE
- * condition, so the only index that fits is the item's own (intents_live_gear_idx): asked for
- * `expires_at > now()` in the WHERE, a planner whose statistics predate a burst of new open
- * intents walks the sweeper's index over every open intent of the store instead (drizzle/0024).
+ * expired. They hold stock; nothing else does (drizzle/0002). Counted through the item's own index
+ * (intents_live_gear_idx): see UNEXPIRED_COUNT.
  */
 export const liveReservations = (itemId: SQL | number) =>
-  sql<number>`(SELECT (count(*) FILTER (WHERE i.expires_at > now()))::int FROM intents i
-               WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment')`;
+  sql<number>`(SELECT ${UNEXPIRED_COUNT} FROM intents i WHERE i.gear_item_id = ${itemId} AND i.status = 'requires_payment')`;
 
 /**
  * Reserves one unit of a gear item for the gamer and records an intent. The database holds the

@@ -32,10 +32,15 @@ const LIMITS: Record<HoldScope, number> = {
 };
 
 /**
- * Unpaid and holding (a gear unit or a promo-code use); open means unexpired too, by the database
- * clock, counted as a FILTER so the holder's own index is the one the planner takes (see
- * liveReservations in ./gear).
+ * How many of the unpaid intents `i` a count reads have not expired yet, by the database clock.
+ * Expiry is a FILTER, never a WHERE condition: asked for `expires_at > now()` in the WHERE, a
+ * planner whose statistics predate a burst of new open intents takes the sweeper's index and walks
+ * every open intent of the store; without it only the item's or the holder's own index fits
+ * (drizzle/0024, tests/integration/open-intent-plans.test.ts).
  */
+export const UNEXPIRED_COUNT = sql<number>`(count(*) FILTER (WHERE i.expires_at > now()))::int`;
+
+/** Unpaid and holding (a gear unit or a promo-code use); open means unexpired too (UNEXPIRED_COUNT). */
 const UNPAID_HOLD = sql`i.status = 'requires_payment' AND (i.gear_item_id IS NOT NULL OR i.promo_code_id IS NOT NULL)`;
 
 /**
@@ -66,8 +71,6 @@ async function countOpenHolds(tx: DbExecutor, scope: HoldScope, holder: Holder):
       : scope === "account"
         ? sql`i.token_id IN (SELECT id FROM api_tokens WHERE user_id = ${holder.token.userId} AND purpose = 'storefront')`
         : sql`i.client_key = ${holder.clientKey}`;
-  const { rows } = await tx.execute<{ n: number }>(
-    sql`SELECT (count(*) FILTER (WHERE i.expires_at > now()))::int AS n FROM intents i WHERE ${where} AND ${UNPAID_HOLD}`,
-  );
+  const { rows } = await tx.execute<{ n: number }>(sql`SELECT ${UNEXPIRED_COUNT} AS n FROM intents i WHERE ${where} AND ${UNPAID_HOLD}`);
   return Number(rows[0]?.n ?? 0);
 }
