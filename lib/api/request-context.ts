@@ -1,8 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-ip";
-import { asError, log, logRequestLine, requestLog, type RequestLine } from "@/lib/log";
-import { TOKEN_PREFIX } from "@/lib/services/tokens";
+import { asError, log, logRequestLine, requestLog, scrubText, type RequestLine } from "@/lib/log";
 import { observeRequest, routePattern } from "@/lib/metrics";
 import { errorResponse } from "./errors";
 
@@ -10,12 +9,13 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * The caller's X-Request-Id when it is a sane token (so a proxy's id follows the request), else a
- * new UUID. Sane: short, of letters, digits and `._-`, and not carrying a bearer token (the only
- * secret those characters can spell), so the id is logged and echoed as it is, unscrubbed.
+ * new UUID. Sane: short, of letters, digits and `._-`, and left alone by the log's scrub (nothing
+ * in it, such as a bearer token, that a log must not hold), so the id is logged and echoed as it
+ * is; the scrub runs here, once, only on ids a caller sent.
  */
 export function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
-  return given && SANE_REQUEST_ID.test(given) && !given.includes(TOKEN_PREFIX) ? given : crypto.randomUUID();
+  return given && SANE_REQUEST_ID.test(given) && scrubText(given) === given ? given : crypto.randomUUID();
 }
 
 /** The client's address for rate limits and logs (TRUST_PROXY decides which X-Forwarded-For entry). */
