@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const reportFile = path.join(root, ".data/test-results/vitest.json");
 const e2eReportFile = path.join(root, ".data/test-results/playwright.json");
+/** The closing lines again, for whoever reads only the end of a long log (CI prints it last). */
+const summaryFile = path.join(root, ".data/test-results/summary.txt");
 
 /** Runs one step with the terminal; returns its exit code (1 when it could not start or was killed). */
 function step(title: string, command: string, args: string[]): number {
@@ -22,6 +24,7 @@ function step(title: string, command: string, args: string[]): number {
 
 function main(): number {
   const extra = process.argv.slice(2);
+  fs.rmSync(summaryFile, { force: true });
   // Chromium and nginx come from Debian, not npm: install them (as root) or say how, before anything slow.
   if (step("system packages", path.join(root, "scripts/install-system-packages.sh"), []) !== 0) return 1;
   if (step("typecheck", bin("tsc"), ["--noEmit"]) !== 0) return 1;
@@ -43,12 +46,16 @@ function main(): number {
   const e2eExit = extra.length > 0 ? null : step("browser tests", bin("playwright"), ["test"]);
 
   const readJson = <T>(file: string): T | null => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as T) : null);
-  const { passed, failed, skipped, problems } = countResults(
+  const { passed, failed, skipped, problems, failures } = countResults(
     { report: readJson<VitestReport>(reportFile), exitCode: vitestExit },
     e2eExit === null ? undefined : { report: readJson<PlaywrightReport>(e2eReportFile), exitCode: e2eExit },
   );
-  if (problems.length > 0) console.log(`\n${problems.map((p) => `✘ ${p}`).join("\n")}`);
-  console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  const summary = [
+    ...[...failures, ...problems].map((line) => `✘ ${line}`),
+    `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`,
+  ].join("\n");
+  console.log(`\n${summary}`);
+  fs.writeFileSync(summaryFile, `${summary}\n`);
   // countResults counts a runner that exited non-zero as a failure, so this agrees with the line above.
   return failed === 0 ? 0 : 1;
 }

@@ -60,6 +60,7 @@ describe("countResults", () => {
       failed: 1,
       skipped: 2,
       problems: [],
+      failures: [],
     });
     const setupFailed = {
       ...e2e({}),
@@ -77,6 +78,81 @@ describe("countResults", () => {
       failed: 0,
       skipped: 0,
       problems: [],
+      failures: [],
+    });
+  });
+
+  it("names each failed test, and each browser test that passed only on a retry", () => {
+    const vitest = {
+      ...clean,
+      numFailedTests: 1,
+      success: false,
+      testResults: [
+        {
+          name: "/repo/tests/http/orders.test.ts",
+          status: "failed",
+          message: "",
+          assertionResults: [
+            { status: "passed", fullName: "orders lists" },
+            {
+              status: "failed",
+              fullName: "orders refuses a stranger",
+              failureMessages: ["AssertionError: expected 200 to be 404\n  at …"],
+            },
+          ],
+        },
+      ],
+    };
+    const browser: PlaywrightReport = {
+      ...e2e({ expected: 1, flaky: 1, unexpected: 1 }),
+      suites: [
+        {
+          file: "ui/pay.spec.ts",
+          specs: [
+            {
+              title: "a shopper pays",
+              file: "ui/pay.spec.ts",
+              line: 12,
+              tests: [
+                {
+                  projectName: "phone",
+                  status: "flaky",
+                  results: [
+                    { status: "timedOut", errors: [{ message: "Test timeout of 30000ms exceeded.\nmore" }] },
+                    { status: "passed", errors: [] },
+                  ],
+                },
+                { projectName: "desktop", status: "expected", results: [{ status: "passed" }] },
+              ],
+            },
+          ],
+          suites: [
+            {
+              specs: [
+                {
+                  title: "the order page",
+                  file: "ui/pay.spec.ts",
+                  line: 40,
+                  tests: [
+                    {
+                      status: "unexpected",
+                      results: [{ status: "failed", errors: [{ message: "Error: expect(locator).toBeVisible()" }] }],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(countResults({ report: vitest, exitCode: 1 }, { report: browser, exitCode: 1 })).toMatchObject({
+      failed: 3,
+      failures: [
+        "tests/http/orders.test.ts > orders refuses a stranger: AssertionError: expected 200 to be 404",
+        "e2e/ui/pay.spec.ts:12 a shopper pays [phone] (flaky, passed on a retry): Test timeout of 30000ms exceeded.",
+        "e2e/ui/pay.spec.ts:40 the order page (failed): Error: expect(locator).toBeVisible()",
+      ],
     });
   });
 });

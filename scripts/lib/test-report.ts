@@ -9,7 +9,24 @@ export interface VitestReport {
   numPendingTests: number;
   numTodoTests: number;
   success?: boolean;
-  testResults?: { name: string; status: string; message?: string; assertionResults: { status: string }[] }[];
+  testResults?: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { status: string; fullName?: string; failureMessages?: string[] }[];
+  }[];
+}
+
+/** A Playwright suite: a file, or a describe block inside one. */
+interface PlaywrightSuite {
+  file?: string;
+  specs?: {
+    title: string;
+    file: string;
+    line: number;
+    tests: { projectName?: string; status: string; results: { status: string; errors?: { message?: string }[] }[] }[];
+  }[];
+  suites?: PlaywrightSuite[];
 }
 
 /** The parts of Playwright's JSON report we read. */
@@ -17,6 +34,7 @@ export interface PlaywrightReport {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   /** Errors outside any test: global setup, a browser that cannot launch. */
   errors?: { message?: string }[];
+  suites?: PlaywrightSuite[];
 }
 
 export interface RunnerResult<R> {
@@ -31,11 +49,13 @@ export interface TestCounts {
   skipped: number;
   /** Failures that are not a failed test, one line each: a file that did not load, a runner's error. */
   problems: string[];
+  /** Each failed (or, in the browser, flaky) test by file and name, with its first error line. */
+  failures: string[];
 }
 
 /** Counts over vitest's run and, when the browser tests ran, Playwright's. */
 export function countResults(vitest: RunnerResult<VitestReport>, playwright?: RunnerResult<PlaywrightReport>): TestCounts {
-  const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, problems: [] };
+  const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, problems: [], failures: [] };
   addVitest(counts, vitest);
   if (playwright) addPlaywright(counts, playwright);
   return counts;
@@ -54,6 +74,10 @@ function addVitest(counts: TestCounts, { report, exitCode }: RunnerResult<Vitest
   // A file that failed to import, or whose beforeAll/afterAll threw, is a failed suite in which no
   // test failed: vitest leaves it out of numFailedTests, so it is counted here, once per file.
   for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults) {
+      if (test.status !== "failed") continue;
+      counts.failures.push(`${relative(file.name)} > ${test.fullName ?? "?"}: ${firstLine(test.failureMessages?.[0])}`);
+    }
     if (file.status !== "failed" || file.assertionResults.some((a) => a.status === "failed")) continue;
     counts.failed += 1;
     counts.problems.push(`${relative(file.name)} did not run: ${firstLine(file.message) || "see vitest's output above"}`);
@@ -76,6 +100,7 @@ function addPlaywright(counts: TestCounts, { report, exitCode }: RunnerResult<Pl
   // A test that needed a retry to pass is not a pass.
   counts.failed += stats.unexpected + stats.flaky;
   counts.skipped += stats.skipped;
+  for (const suite of report.suites ?? []) addPlaywrightFailures(counts.failures, suite);
   for (const error of report.errors ?? []) {
     counts.failed += 1;
     counts.problems.push(`Playwright: ${firstLine(error.message) || "an error outside any test"}`);
@@ -84,6 +109,20 @@ function addPlaywright(counts: TestCounts, { report, exitCode }: RunnerResult<Pl
     counts.failed += 1;
     counts.problems.push(`Playwright exited with code ${exitCode} although no test failed (see its output above)`);
   }
+}
+
+function addPlaywrightFailures(failures: string[], suite: PlaywrightSuite): void {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests) {
+      if (test.status !== "unexpected" && test.status !== "flaky") continue;
+      const failed = test.results.find((r) => r.status !== "passed" && r.status !== "skipped");
+      const how = test.status === "flaky" ? "flaky, passed on a retry" : (failed?.status ?? "failed");
+      const project = test.projectName ? ` [${test.projectName}]` : "";
+      // Playwright names files relative to its testDir, e2e/.
+      failures.push(`e2e/${spec.file}:${spec.line} ${spec.title}${project} (${how}): ${firstLine(failed?.errors?.[0]?.message)}`);
+    }
+  }
+  for (const child of suite.suites ?? []) addPlaywrightFailures(failures, child);
 }
 
 /** Test files are named relative to the checkout; reports carry absolute paths. */
