@@ -1,17 +1,15 @@
 // npm run bench:reports [-- --intents 1000000 --games 100000 --days 180 --requests 20 --warmup 3 --fresh --explain --no-server --writes --no-reports]:
 // the back office's order list and campaign report over a seeded store (scripts/bench/reports.ts), alone.
-// PostgreSQL as scripts/bench.ts starts it (DATABASE_URL, or the embedded one in .data/bench-pg), in a
-// database of its own (gk_bench_reports) that a later run reuses while its seed still matches.
+// PostgreSQL as scripts/bench.ts starts it (DATABASE_URL, or the embedded one in .data/bench-pg), in the
+// same database as its reports phase (gk_bench_<games>_reports, a copy of that catalog's database),
+// reused while its seeds still match.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type pg from "pg";
-import { createDb, createPool } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { seedDemoData } from "@/lib/demo/seed";
+import { createPool } from "@/lib/db/client";
 import { explainReports } from "./bench/reports-explain";
 import {
   measureInsertCost,
@@ -25,9 +23,9 @@ import {
   type WriteCost,
 } from "./bench/reports";
 import { intArg, postgresServer, stopAll, stopOnSignals, stops } from "./bench/lifecycle";
-import { databaseUrl, startNextProcess, stopChild } from "./lib/processes";
+import { startNextProcess, stopChild } from "./lib/processes";
+import { reportsDatabase } from "./bench/databases";
 
-const DB_NAME = "gk_bench_reports";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 const { values: args } = parseArgs({
@@ -62,7 +60,7 @@ async function main(): Promise<void> {
       `${os.availableParallelism()} CPUs, load average ${loadBefore.map((l) => l.toFixed(1)).join(" ")}.`,
   );
   const adminUrl = await postgresServer();
-  const url = await prepareCatalog(adminUrl);
+  const url = await reportsDatabase(adminUrl, { games: options.games, fresh: args.fresh });
   const pool = createPool(url, 4);
   stops.push(() => pool.end());
   const seed = await seedReports(pool, { intents: options.intents, days: options.days, fresh: args.fresh });
@@ -112,42 +110,6 @@ function writeResults(
   const machine = { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version };
   fs.writeFileSync(file, `${JSON.stringify({ startedAt: startedAt.toISOString(), options, machine, ...result }, null, 2)}\n`);
   console.log(`Results: ${file}`);
-}
-
-/**
- * gk_bench_reports with the demo catalog of `--games` games, migrated: reused when its comment says it
- * holds that catalog (as scripts/bench.ts does for gk_bench), else made again. The orders' own seed
- * keeps its marker on the intents table (seedReports).
- */
-async function prepareCatalog(adminUrl: string): Promise<string> {
-  const url = databaseUrl(adminUrl, DB_NAME);
-  const marker = `bench seed: ${options.games} games`;
-  const admin = createPool(adminUrl, 1);
-  try {
-    const { rows } = await admin.query<{ comment: string | null }>(
-      "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
-      [DB_NAME],
-    );
-    const reused = rows[0]?.comment === marker;
-    if (!reused) {
-      await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${DB_NAME}`);
-    }
-    await migrateDatabase(url);
-    if (reused) return url;
-    const pool: pg.Pool = createPool(url, 4);
-    try {
-      const t = performance.now();
-      await seedDemoData(createDb(pool), { games: options.games });
-      console.log(`Seeded ${options.games} games into ${DB_NAME} in ${((performance.now() - t) / 1000).toFixed(1)} s.`);
-    } finally {
-      await pool.end();
-    }
-    await admin.query(`COMMENT ON DATABASE ${DB_NAME} IS '${marker}'`);
-    return url;
-  } finally {
-    await admin.end();
-  }
 }
 
 main()

@@ -13,18 +13,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type pg from "pg";
 import { createDb, createPool } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
-import { seedDemoData } from "@/lib/demo/seed";
 import { env } from "@/lib/env";
-import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { measurePages, PAGE_TARGETS, printPages } from "./bench/pages";
 import { assessReport, DEFAULT_REPORT_INTENTS, measureReports, printReports, REPORT_TARGET_P50_MS, seedReports } from "./bench/reports";
 import { soak, slope, type SoakRequest } from "./bench/soak";
 import { measure, sampleTreeRss, treeCpuSeconds, type LoadSpec, type Measurement } from "./bench/load";
 import { intArg, postgresServer, stopAll, stopOnSignals, stops } from "./bench/lifecycle";
-import { databaseUrl, freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
+import { freeLoopbackPort, stopChild, waitUntilServing } from "./lib/processes";
+import { GEAR_ITEMS, GEAR_PLATFORM, prepareDatabase, reportsDatabase } from "./bench/databases";
 import { serverNodeFlags } from "./lib/server-cluster";
 import {
   assess,
@@ -34,6 +31,7 @@ import {
   printClusterReport,
   printDurability,
   medianPair,
+  pairRatiosText,
   printGrowthTable,
   printLoadTable,
   printSummary,
@@ -48,8 +46,6 @@ import {
   type Verdict,
 } from "./bench/report";
 
-/** One database per catalog size, so the growth table's three sizes are each seeded once and kept. */
-const benchDb = (games: number) => `gk_bench_${games}`;
 const LOG_DIR = ".data/bench-logs";
 const WARMUP_SECONDS = 1;
 const PAGE_LIMIT = 20;
@@ -63,10 +59,7 @@ const GIFT_BODY = JSON.stringify({
   email: "bench@example.com",
   fee: "excluded",
 });
-const GEAR_PLATFORM = 730;
 const GEAR_ACCOUNT = "76561198000000001";
-// Many items, so the run measures the reservation path rather than one row lock.
-const GEAR_ITEMS = Array.from({ length: 200 }, (_, i) => `bench-${String(i).padStart(3, "0")}`);
 
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
@@ -121,7 +114,7 @@ interface Scenario {
 
 async function main(): Promise<void> {
   if (args["prepare-only"]) {
-    const db = await prepareDatabase(await postgresServer());
+    const db = await prepareDatabase(await postgresServer(), options);
     return void console.log(`Prepared ${db.url.replace(/\/\/[^@]*@/, "//")}.`);
   }
   if (options.soak) return void (await soakPhase(await postgresServer()));
@@ -142,7 +135,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = {};
 
   if (has("catalog") || has("writes")) {
-    const db = await prepareDatabase(adminUrl);
+    const db = await prepareDatabase(adminUrl, options);
     await settle(adminUrl);
     const pool = createPool(db.url, 2);
     try {
@@ -192,7 +185,7 @@ async function main(): Promise<void> {
           verdicts.push({
             item: "1 catalog as served",
             figure: `${s.name}: rps, p99 x floor`,
-            value: `${ratio(row.vsFloor)} [${pairList(row)}], ${ratio(row.p99VsFloor)}`,
+            value: `${ratio(row.vsFloor)} [${pairRatiosText(row.pairRatios)}], ${ratio(row.p99VsFloor)}`,
             target: `>= ${TARGETS.cachedThroughputVsFloor}x, <= ${TARGETS.cachedP99VsFloor}x`,
             met: row.met,
           });
@@ -226,7 +219,7 @@ async function main(): Promise<void> {
           verdicts.push({
             item: "4 writes",
             figure: `${w.name}: rps x floor`,
-            value: `${ratio(row.vsFloor)} [${pairList(row)}]`,
+            value: `${ratio(row.vsFloor)} [${pairRatiosText(row.pairRatios)}]`,
             target: `>= ${TARGETS.writesVsFloor}x`,
             met: row.met,
           });
@@ -263,7 +256,7 @@ async function main(): Promise<void> {
     console.log(`\n== 2, 3. The catalog straight from PostgreSQL (cache off), one connection, at ${options.sizes.join(", ")} games`);
     const cells: GrowthCell[] = [];
     for (const games of options.sizes) {
-      const db = await prepareDatabase(adminUrl, games);
+      const db = await prepareDatabase(adminUrl, { ...options, games });
       if (games === Math.max(...options.sizes)) {
         const seconds = db.seedSeconds;
         verdicts.push({
@@ -314,7 +307,7 @@ async function main(): Promise<void> {
     console.log(
       `\n== 6. Reports: the order list and campaign report over ${options.reportIntents.toLocaleString("en")} intents; load average ${load()}`,
     );
-    const url = await reportsDatabase(adminUrl);
+    const url = await reportsDatabase(adminUrl, options);
     const pool = createPool(url, 4);
     try {
       const seed = await seedReports(pool, { intents: options.reportIntents });
@@ -345,7 +338,7 @@ async function main(): Promise<void> {
     console.log(
       `\n== 7. Pages: Lighthouse (mobile) over every page a shopper sees, and the catalog's first-load JavaScript; load average ${load()}`,
     );
-    const db = await prepareDatabase(adminUrl);
+    const db = await prepareDatabase(adminUrl, options);
     await settle(adminUrl);
     const next = await startNext(db.url, "pages", {});
     try {
@@ -456,13 +449,6 @@ async function run(pool: pg.Pool, spec: Omit<LoadSpec, "duration" | "warmup">, w
   await waitForIdle(pool);
   return m;
 }
-
-/** Every pair's throughput ratio, lowest first, for the summary. */
-const pairList = (row: AssessedRow) =>
-  [...row.pairRatios]
-    .sort((a, b) => a - b)
-    .map((x) => x.toFixed(2))
-    .join(" ");
 
 /** The region the giftable-filter scenarios ask for. */
 const GIFT_REGION = "KZ";
@@ -604,102 +590,6 @@ async function checkDurability(pool: pg.Pool, tokenId: string, created: { gift: 
 
 // ---- database ----
 
-/**
- * gk_bench_<games>, seeded with `games` games. A database whose seed completed with the same count is
- * reused (the seed is deterministic); anything else, or --fresh, is dropped and seeded again.
- */
-async function prepareDatabase(adminUrl: string, games = options.games) {
-  const BENCH_DB = benchDb(games);
-  const url = databaseUrl(adminUrl, BENCH_DB);
-  const marker = `bench seed: ${games} games`;
-  const admin = createPool(adminUrl, 1);
-  let reused = false;
-  let seedSeconds: number | null = null;
-  try {
-    const { rows } = await admin.query<{ comment: string | null }>(
-      "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
-      [BENCH_DB],
-    );
-    // The marker records how long the seed took, so a later run reusing the database can still say.
-    const comment = rows[0]?.comment ?? "";
-    reused = !options.fresh && comment.startsWith(marker);
-    if (reused) seedSeconds = Number(/seeded in ([\d.]+) s/.exec(comment)?.[1] ?? Number.NaN) || null;
-    if (!reused) {
-      await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${BENCH_DB}`);
-    }
-    await migrateDatabase(url);
-    const pool = createPool(url, 4);
-    try {
-      const db = createDb(pool);
-      if (!reused) {
-        const t = performance.now();
-        await seedDemoData(db, { games: games });
-        const seeded = (performance.now() - t) / 1000;
-        await pool.query("VACUUM (ANALYZE)");
-        seedSeconds = (performance.now() - t) / 1000;
-        console.log(
-          `Seeded ${games} games into ${BENCH_DB} in ${seedSeconds.toFixed(1)} s (${seeded.toFixed(1)} s writing, the rest VACUUM ANALYZE).`,
-        );
-        await admin.query(`COMMENT ON DATABASE ${BENCH_DB} IS '${marker}; seeded in ${seedSeconds.toFixed(1)} s'`);
-      } else {
-        console.log(`Reusing ${BENCH_DB}: it already holds the ${games}-game seed (--fresh seeds it again).`);
-      }
-      await upsertGearItems(
-        db,
-        GEAR_ITEMS.map((item) => ({ platformAppId: GEAR_PLATFORM, item, title: `Bench item ${item}`, price: 49_900, stock: 1_000_000 })),
-      );
-      const userId = await ensureUser(db, "bench@example.com", "Benchmark");
-      const token = await createApiToken(db, { userId, name: `bench ${new Date().toISOString()}`, scopes: [...API_SCOPES] });
-      const { rows: version } = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
-      return { url, reused, seedSeconds, token: token.token, tokenId: token.id, version: version[0]?.v ?? "?" };
-    } finally {
-      await pool.end();
-    }
-  } finally {
-    await admin.end();
-  }
-}
-
-/**
- * The reports' database: a copy of the benchmark's catalog database (CREATE DATABASE … TEMPLATE, a
- * file copy, seconds instead of a second catalog seed) that seedReports then fills with orders. Kept
- * apart so the orders never weigh on the catalog and write phases, and made again whenever the catalog
- * it was copied from is no longer the one it names.
- */
-async function reportsDatabase(adminUrl: string): Promise<string> {
-  const catalog = await prepareDatabase(adminUrl);
-  const source = benchDb(options.games);
-  const name = `${source}_reports`;
-  const admin = createPool(adminUrl, 1);
-  try {
-    const comment = async (db: string) =>
-      (
-        await admin.query<{ comment: string | null }>(
-          "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
-          [db],
-        )
-      ).rows[0]?.comment ?? null;
-    const marker = `reports on a copy of ${source}: ${await comment(source)}`;
-    if (!options.fresh && catalog.reused && (await comment(name)) === marker) {
-      console.log(`Reusing ${name}, the copy of ${source} the reports are seeded in.`);
-    } else {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      // A template may have no other session: the catalog phase's pools are closed by now.
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [source]);
-      const t = performance.now();
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${source}`);
-      await admin.query(`COMMENT ON DATABASE ${name} IS '${marker.replaceAll("'", "''")}'`);
-      console.log(`Copied ${source} to ${name} in ${((performance.now() - t) / 1000).toFixed(1)} s.`);
-    }
-    const url = databaseUrl(adminUrl, name);
-    await migrateDatabase(url);
-    return url;
-  } finally {
-    await admin.end();
-  }
-}
-
 // ---- servers ----
 
 /** Builds when there is no production build, or one made before the floor route existed. */
@@ -807,7 +697,7 @@ async function clusterMode(): Promise<void> {
       `${options.duration} s per run, ${options.connections} connections, ${os.availableParallelism()} CPUs, load average ${loadBefore[0]!.toFixed(1)} before.`,
   );
   const adminUrl = await postgresServer();
-  const db = await prepareDatabase(adminUrl);
+  const db = await prepareDatabase(adminUrl, options);
   const pool = createPool(db.url, 2);
   stops.push(() => pool.end());
   buildIfNeeded();
@@ -930,7 +820,7 @@ async function soakPhase(adminUrl: string) {
     `\n== 8. Soak: ${options.games} games, ${options.soakMinutes} min at ${options.soakRate} requests/s, ${options.connections} connections; ` +
       `load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
-  const db = await prepareDatabase(adminUrl);
+  const db = await prepareDatabase(adminUrl, options);
   buildIfNeeded();
   const next = await startNext(db.url, "soak", {});
   const headers = { authorization: `Bearer ${db.token}` };

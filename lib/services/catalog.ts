@@ -169,12 +169,10 @@ export async function listCatalog(db: Database, query: CatalogQuery, origin: str
   return { games: catalog.games.map((game) => withOrigin(game, origin)), total: catalog.total };
 }
 
-/** The same page as the API's JSON text (`CatalogResponse`), from the cache's own copy of it. */
-export async function listCatalogJson(db: Database, query: CatalogQuery, origin: string): Promise<string> {
-  return jsonFor(await catalogPage(db, query), origin);
-}
-
-/** The same text as UTF-8 bytes, encoded once per page and origin rather than once per response. */
+/**
+ * The same page as the API's JSON text (`CatalogResponse`) in UTF-8, from the cache's own copy of
+ * it: encoded once per page and origin rather than once per response.
+ */
 export async function listCatalogBody(db: Database, query: CatalogQuery, origin: string): Promise<Uint8Array<ArrayBuffer>> {
   const page = await catalogPage(db, query);
   if (page.body?.origin !== origin) page.body = { origin, bytes: utf8.encode(jsonFor(page, origin)) };

@@ -101,6 +101,11 @@ export function assess(row: Row): AssessedRow {
   };
 }
 
+/** Every pair's throughput ratio, in the order measured (a drift shows), for the table and the summary. */
+export function pairRatiosText(ratios: number[]): string {
+  return ratios.map((x) => x.toFixed(2)).join(" ");
+}
+
 /** The load table: baselines first, then every measured scenario with its ratios and verdict. */
 export function printLoadTable(rows: AssessedRow[]): void {
   const header = [
@@ -128,7 +133,7 @@ export function printLoadTable(rows: AssessedRow[]): void {
     r.floor.rps.toFixed(0),
     ratio(r.vsFloor),
     ratio(r.p99VsFloor),
-    r.pairRatios.map((x) => x.toFixed(2)).join(" "),
+    pairRatiosText(r.pairRatios),
     r.verdict,
   ]);
   const baselines = uniqueBaselines(rows).map((b) => [
