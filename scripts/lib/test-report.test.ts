@@ -105,6 +105,7 @@ describe("countResults", () => {
     };
     const browser: PlaywrightReport = {
       ...e2e({ expected: 1, flaky: 1, unexpected: 1 }),
+      config: { rootDir: "/repo/e2e" },
       suites: [
         {
           file: "ui/pay.spec.ts",

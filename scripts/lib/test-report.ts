@@ -34,6 +34,8 @@ export interface PlaywrightReport {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   /** Errors outside any test: global setup, a browser that cannot launch. */
   errors?: { message?: string }[];
+  /** rootDir: the absolute testDir, which specs' file names are relative to. */
+  config?: { rootDir?: string };
   suites?: PlaywrightSuite[];
 }
 
@@ -100,7 +102,8 @@ function addPlaywright(counts: TestCounts, { report, exitCode }: RunnerResult<Pl
   // A test that needed a retry to pass is not a pass.
   counts.failed += stats.unexpected + stats.flaky;
   counts.skipped += stats.skipped;
-  for (const suite of report.suites ?? []) addPlaywrightFailures(counts.failures, suite);
+  const rootDir = report.config?.rootDir ?? "";
+  for (const suite of report.suites ?? []) addPlaywrightFailures(counts.failures, rootDir, suite);
   for (const error of report.errors ?? []) {
     counts.failed += 1;
     counts.problems.push(`Playwright: ${firstLine(error.message) || "an error outside any test"}`);
@@ -111,18 +114,19 @@ function addPlaywright(counts: TestCounts, { report, exitCode }: RunnerResult<Pl
   }
 }
 
-function addPlaywrightFailures(failures: string[], suite: PlaywrightSuite): void {
+function addPlaywrightFailures(failures: string[], rootDir: string, suite: PlaywrightSuite): void {
   for (const spec of suite.specs ?? []) {
     for (const test of spec.tests) {
       if (test.status !== "unexpected" && test.status !== "flaky") continue;
       const failed = test.results.find((r) => r.status !== "passed" && r.status !== "skipped");
       const how = test.status === "flaky" ? "flaky, passed on a retry" : (failed?.status ?? "failed");
       const project = test.projectName ? ` [${test.projectName}]` : "";
-      // Playwright names files relative to its testDir, e2e/.
-      failures.push(`e2e/${spec.file}:${spec.line} ${spec.title}${project} (${how}): ${firstLine(failed?.errors?.[0]?.message)}`);
+      failures.push(
+        `${relative(path.join(rootDir, spec.file))}:${spec.line} ${spec.title}${project} (${how}): ${firstLine(failed?.errors?.[0]?.message)}`,
+      );
     }
   }
-  for (const child of suite.suites ?? []) addPlaywrightFailures(failures, child);
+  for (const child of suite.suites ?? []) addPlaywrightFailures(failures, rootDir, child);
 }
 
 /** Test files are named relative to the checkout; reports carry absolute paths. */
