@@ -71,6 +71,13 @@ const envSchema = z.object({
   /** Connections per server process; concurrent commits share WAL flushes, so writes want more than the cores. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /**
+   * Batches of one kind (intent inserts, verify's and gear's lookups) one server process has at the
+   * database at once; requests that arrive meanwhile wait and go together in the next batch
+   * (lib/db/coalesce.ts): one round trip and one commit for many. 1 makes the largest batches and
+   * the least work per write (docs/benchmarks.md); more trades that for less waiting behind a slow one.
+   */
+  DB_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(1),
+  /**
    * Server processes the production start runs behind its one port (a route handler uses about one
    * core, so one per core). Unset: one per core this process may use (`os.availableParallelism()`),
    * which does not see a container's CPU quota: set it there. `npm run dev` always runs one.

@@ -400,7 +400,11 @@ async function main(): Promise<void> {
     seconds,
     options,
     machine: { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), node: process.version, loadAverage: os.loadavg() },
-    server: { buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(), dbPoolSize: env.DB_POOL_SIZE },
+    server: {
+      buildId: fs.readFileSync(".next/BUILD_ID", "utf8").trim(),
+      dbPoolSize: env.DB_POOL_SIZE,
+      dbBatchesInFlight: env.DB_BATCHES_IN_FLIGHT,
+    },
     peaks,
     rows,
     verdicts,

@@ -4,7 +4,8 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import * as schema from "./schema";
 
-export type Database = NodePgDatabase<typeof schema>;
+/** The app's database: drizzle over a pool, whose `$client` takes text-and-parameters statements. */
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 // Next's dev server re-evaluates modules on every change; keep one pool per process.
 const globalForDb = globalThis as unknown as { gkPool?: pg.Pool; gkDb?: Database };

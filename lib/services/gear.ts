@@ -1,6 +1,8 @@
 import "server-only";
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Database, DbExecutor } from "@/lib/db/client";
+import { coalesced } from "@/lib/db/coalesce";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse, GearQuoteRequest } from "@/lib/schemas/gear";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
@@ -66,13 +68,38 @@ export async function reserveGear(
   };
 }
 
+interface GearItemKey {
+  platform: number;
+  item: string;
+}
+
+interface GearItemRow extends Record<string, unknown> {
+  id: number;
+  title: string;
+  price: number;
+  stock: number;
+}
+
+/** Each key's item, if the store sells it (its platform shown), in one round trip for all of them. */
+async function gearItemsFor(db: DbExecutor, keys: GearItemKey[]): Promise<(GearItemRow | undefined)[]> {
+  const asked = JSON.stringify(keys.map((k, i) => ({ i, platform: k.platform, item: k.item })));
+  const { rows } = await db.execute<GearItemRow & { i: number }>(
+    sql`SELECT k.i, gi.id, gi.title, gi.price, gi.stock
+        FROM jsonb_to_recordset(${asked}::jsonb) AS k(i int, platform int, item text)
+        JOIN ${gearItems} gi ON gi.platform_app_id = k.platform AND gi.item = k.item
+        JOIN ${games} g ON g.app_id = gi.platform_app_id AND NOT g.hidden`,
+  );
+  const byKey = new Map(rows.map(({ i, ...item }) => [i, item]));
+  return keys.map((_, i) => byKey.get(i));
+}
+
+/** Concurrent reservations' and quotes' lookups, sent together (lib/db/coalesce.ts). */
+const gearLookups = coalesced(gearItemsFor);
+
 /** The item to price; an unknown platform or item leaves nothing to price: thrown. */
 async function findGearItem(db: DbExecutor, platform: number, itemName: string) {
-  const [item] = await db
-    .select({ id: gearItems.id, title: gearItems.title, price: gearItems.price, stock: gearItems.stock })
-    .from(gearItems)
-    .innerJoin(games, and(eq(games.appId, gearItems.platformAppId), eq(games.hidden, false)))
-    .where(and(eq(gearItems.platformAppId, platform), eq(gearItems.item, itemName)));
+  const key = { platform, item: itemName };
+  const item = db instanceof PgTransaction ? (await gearItemsFor(db, [key]))[0] : await gearLookups(db).submit(key);
   if (item) return item;
   // A game staff hid sells no gear: its platform answers as one the store does not have.
   const [known] = await db

@@ -1,6 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { DbExecutor } from "@/lib/db/client";
+import { coalesced } from "@/lib/db/coalesce";
 import { UNDECODABLE_INVITE_MESSAGE, type GiftQuoteRequest, type GiftVerifyRequest, type GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
 import { env } from "@/lib/env";
@@ -22,26 +24,45 @@ interface GiftTargetRow extends Record<string, unknown> {
   offer_rate: string | null;
 }
 
+interface GiftTargetKey {
+  appId: number;
+  packageId: number | null;
+  region: string | null;
+}
+
+/**
+ * Each key's game, its edition (the asked one, or the main one) and, for a region, the edition's
+ * offer there, in one round trip for all of them; undefined where the store has no such game.
+ */
+async function giftTargets(db: DbExecutor, keys: GiftTargetKey[]): Promise<(GiftTargetRow | undefined)[]> {
+  const asked = JSON.stringify(keys.map((k, i) => ({ i, app_id: k.appId, package_id: k.packageId, region: k.region })));
+  const { rows } = await db.execute<GiftTargetRow & { i: number }>(
+    sql`SELECT k.i, g.coming_soon, g.gift_regions, p.package_id, p.price_final,
+               rp.currency AS offer_currency, rp.amount AS offer_amount, rp.restricted AS offer_restricted,
+               rate.rub_micros_per_unit AS offer_rate
+        FROM jsonb_to_recordset(${asked}::jsonb) AS k(i int, app_id int, package_id int, region text)
+        JOIN games g ON g.app_id = k.app_id AND NOT g.hidden
+        LEFT JOIN packages p ON p.app_id = g.app_id
+          AND (CASE WHEN k.package_id IS NULL THEN p.is_main ELSE p.package_id = k.package_id END)
+        LEFT JOIN package_region_prices rp ON rp.package_id = p.package_id AND rp.region = k.region
+        ${CURRENT_RATE}`,
+  );
+  const byKey = new Map(rows.map((row) => [row.i, row]));
+  return keys.map((_, i) => byKey.get(i));
+}
+
+/** Concurrent verifies' and quotes' lookups, sent together (lib/db/coalesce.ts). */
+const giftLookups = coalesced(giftTargets);
+
 /**
  * The gift's edition and price, and every reason it cannot be bought now for `region` (in the
  * order a shopper should hear them). Unknown games and editions leave nothing to price: thrown.
  * verifyGift and quoteGift both ask here, so a quote and the purchase judge alike.
  */
 async function checkGift(db: DbExecutor, appId: number, packageId: number | null, region: string | undefined) {
-  // One round trip: the game, the edition and, for a region, the edition's offer there.
-  const { rows } = await db.execute<GiftTargetRow>(
-    sql`SELECT g.coming_soon, g.gift_regions, p.package_id, p.price_final,
-               rp.currency AS offer_currency, rp.amount AS offer_amount, rp.restricted AS offer_restricted,
-               rate.rub_micros_per_unit AS offer_rate
-        FROM games g
-        LEFT JOIN packages p ON p.app_id = g.app_id
-          AND (CASE WHEN ${packageId}::int IS NULL THEN p.is_main ELSE p.package_id = ${packageId}::int END)
-        LEFT JOIN package_region_prices rp ON rp.package_id = p.package_id AND rp.region = ${region ?? null}::text
-        ${CURRENT_RATE}
-        WHERE g.app_id = ${appId} AND NOT g.hidden`,
-  );
+  const key = { appId, packageId, region: region ?? null };
+  const game = db instanceof PgTransaction ? (await giftTargets(db, [key]))[0] : await giftLookups(db).submit(key);
   // A game staff hid is not sold: it answers as one the store does not have.
-  const game = rows[0];
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
   if (game.package_id === null)
     throw new DomainError("edition_not_found", { appId, packageId }, packageId === null ? "item" : "target.packageId");

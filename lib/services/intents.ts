@@ -1,6 +1,10 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { DbExecutor, Transaction } from "@/lib/db/client";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import { coalesced } from "@/lib/db/coalesce";
+import { insertRows } from "@/lib/db/insert-rows";
+import type { Database, DbExecutor, Transaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
@@ -13,6 +17,8 @@ import { checkPromoCode, previewPromoCode, redeemPromoCode, type PromoTarget } f
 const feeRateBps = feeRateToBps(env.FEE_RATE);
 
 type IntentValues = typeof intents.$inferInsert;
+/** An intent's row as inserted: its id chosen by the app; its expiry is the database's (EXPIRES_AT). */
+type IntentRow = Omit<IntentValues, "expiresAt"> & { id: string };
 
 export interface IntentInput {
   price: number;
@@ -82,21 +88,44 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     promoCodeId = redeemed.id;
   }
   const priced = priceWith(input.price, input.feeMode, discount);
-  const [row] = await tx
-    .insert(intents)
-    .values({
-      ...input.values,
-      tokenId: input.holder.token.id,
-      clientKey: input.holder.token.purpose === "storefront" ? input.holder.clientKey : null,
-      ...priced,
-      feeMode: input.feeMode,
-      promoCodeId,
-      expiresAt: sql`now() + make_interval(secs => ${env.INTENT_TTL_SECONDS})`,
-    })
-    .returning({ id: intents.id, expiresAt: intents.expiresAt });
+  const values: IntentRow = {
+    ...input.values,
+    // Chosen here, so a batch that failed can be sent again row by row without doubling a row.
+    id: randomUUID(),
+    tokenId: input.holder.token.id,
+    clientKey: input.holder.token.purpose === "storefront" ? input.holder.clientKey : null,
+    ...priced,
+    feeMode: input.feeMode,
+    promoCodeId,
+  };
+  // Inside a caller's transaction the insert is its own; otherwise it joins concurrent ones.
+  const [row] =
+    tx instanceof PgTransaction
+      ? await tx
+          .insert(intents)
+          .values({ ...values, expiresAt: sql.raw(EXPIRES_AT) })
+          .returning({ id: intents.id, expiresAt: intents.expiresAt })
+      : [await intentInserts[values.kind](tx).submit(values)];
   if (!row) throw new Error("the intent was not recorded");
   return { id: row.id, quote: priced, expiresAt: row.expiresAt };
 }
+
+/** When an intent stops holding: by the database clock, so every server agrees. */
+const EXPIRES_AT = `now() + make_interval(secs => ${env.INTENT_TTL_SECONDS})`;
+
+/** Inserts the intents in one statement and commits them; their ids and expiries, in the rows' order. */
+async function insertIntents(db: Database, rows: IntentRow[]): Promise<{ id: string; expiresAt: Date }[]> {
+  const statement = insertRows(intents, rows, { expires_at: EXPIRES_AT }, ["id", "expires_at"]);
+  const result = await db.$client.query<{ id: string; expires_at: Date }>(statement);
+  const byId = new Map(result.rows.map((r) => [r.id, { id: r.id, expiresAt: r.expires_at }]));
+  return rows.map((row) => byId.get(row.id)!);
+}
+
+/**
+ * Concurrent requests' intents, inserted together (lib/db/coalesce.ts); gifts apart from gear, so
+ * a gift never waits behind an item's lock or a batch refused for stock.
+ */
+const intentInserts = { gift: coalesced(insertIntents), gear: coalesced(insertIntents) };
 
 /** The amounts for `price`: the one pricing rule that creating an intent and a quote share. */
 function priceWith(price: number, feeMode: FeeMode, discount?: Discount): Quote {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DomainError } from "@/lib/errors";
 import { asAnswered, refusal as serviceRefusal } from "@/tests/support/refusal";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
@@ -25,13 +25,13 @@ afterAll(() => t?.close());
 const gearBody = (item: string, extra: Record<string, unknown> = {}) =>
   gearIntentRequestSchema.parse({ account: "76561198000000001", platform: "730", item, email: "g@example.com", ...extra });
 
-const giftBody = (code: string) =>
+const giftBody = (code?: string) =>
   giftVerifyRequestSchema.parse({
     item: "620",
     target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
     email: "g@example.com",
     fee: "excluded",
-    code,
+    ...(code === undefined ? {} : { code }),
   });
 
 async function settle<T>(tasks: Promise<T>[]) {
@@ -108,6 +108,60 @@ describe("gear reservations", () => {
     expect(await refusal(sql`UPDATE gear_items SET stock = -1 WHERE item = 'ak47-redline'`)).toMatch(
       /^23514 gear_items_stock_not_negative/,
     );
+  });
+});
+
+describe("intents from concurrent requests", () => {
+  /** Counts the statements that insert intents while `work` runs. */
+  async function countingInserts<T>(work: () => Promise<T>): Promise<{ result: T; inserts: number }> {
+    const query = vi.spyOn(t.db.$client, "query");
+    try {
+      const result = await work();
+      const inserts = query.mock.calls.filter(([q]) =>
+        /^INSERT INTO "intents"/.test(typeof q === "string" ? q : (q as { text: string }).text),
+      ).length;
+      return { result, inserts };
+    } finally {
+      query.mockRestore();
+    }
+  }
+
+  it("are inserted together, fewer statements than requests, and every answer is a committed intent", async () => {
+    const { result, inserts } = await countingInserts(() =>
+      Promise.all(Array.from({ length: 40 }, () => verifyGift(t.db, token, giftBody(), ORIGIN))),
+    );
+    expect(new Set(result.map((r) => r.intentId)).size).toBe(40);
+    expect(inserts).toBeGreaterThan(1);
+    expect(inserts).toBeLessThan(20);
+    const rows = await t.db.execute<{ id: string; payment_amount: number; expires_at: Date }>(
+      sql`SELECT id, payment_amount, expires_at FROM intents WHERE id IN ${sql.raw(`('${result.map((r) => r.intentId).join("','")}')`)}`,
+    );
+    expect(rows.rows).toHaveLength(40);
+    for (const answer of result) {
+      const row = rows.rows.find((r) => r.id === answer.intentId)!;
+      expect(row.payment_amount).toBe(answer.paymentAmount);
+      expect(new Date(row.expires_at).toISOString()).toBe(answer.expiresAt);
+    }
+  });
+
+  it("keep each request's own answer when another request in the same batch is refused", async () => {
+    await t.db.execute(
+      sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock) VALUES (730, 'plenty', 'Plenty', 5000, 100), (730, 'lonely', 'Lonely', 5000, 1)`,
+    );
+    const items = ["plenty", "lonely", "plenty", "lonely", "plenty", "plenty", "lonely", "plenty", "plenty", "plenty", "plenty", "plenty"];
+    const { result } = await countingInserts(() =>
+      Promise.allSettled(items.map((item) => reserveGear(t.db, token, gearBody(item), ORIGIN).then(() => item))),
+    );
+    const held = result.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    const refused = result.flatMap((r) => (r.status === "rejected" ? [asAnswered(r.reason as DomainError)] : []));
+    expect(held.filter((i) => i === "plenty")).toHaveLength(9);
+    expect(held.filter((i) => i === "lonely")).toHaveLength(1);
+    expect(refused).toHaveLength(2);
+    for (const r of refused) expect(r).toMatchObject({ status: 409, reason: "out_of_stock", message: "item lonely is out of stock" });
+    const { n } = await one<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM intents WHERE gear_item_id IN (SELECT id FROM gear_items WHERE item IN ('plenty', 'lonely'))`,
+    );
+    expect(n).toBe(10);
   });
 });
 
