@@ -1,4 +1,6 @@
+import { is } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -40,3 +42,10 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The pool or a transaction: services that write take either, so a caller can make them part of its own transaction. */
 export type DbExecutor = Database | Transaction;
+
+/**
+ * Whether `db` is a transaction rather than the pool. By drizzle's entity kind, not `instanceof`:
+ * the server's bundle may hold more than one copy of drizzle's classes (it did: every intent made
+ * inside a transaction went to the pool's batches, whose `$client` a transaction lacks).
+ */
+export const isTransaction = (db: DbExecutor): db is Transaction => is(db, PgTransaction);

@@ -1,7 +1,6 @@
 import "server-only";
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
-import type { Database, DbExecutor } from "@/lib/db/client";
+import { type Database, type DbExecutor, isTransaction } from "@/lib/db/client";
 import { coalesced } from "@/lib/db/coalesce";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse, GearQuoteRequest } from "@/lib/schemas/gear";
@@ -99,7 +98,7 @@ const gearLookups = coalesced(gearItemsFor);
 /** The item to price; an unknown platform or item leaves nothing to price: thrown. */
 async function findGearItem(db: DbExecutor, platform: number, itemName: string) {
   const key = { platform, item: itemName };
-  const item = db instanceof PgTransaction ? (await gearItemsFor(db, [key]))[0] : await gearLookups(db).submit(key);
+  const item = isTransaction(db) ? (await gearItemsFor(db, [key]))[0] : await gearLookups(db).submit(key);
   if (item) return item;
   // A game staff hid sells no gear: its platform answers as one the store does not have.
   const [known] = await db

@@ -1,7 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
-import type { DbExecutor } from "@/lib/db/client";
+import { type DbExecutor, isTransaction } from "@/lib/db/client";
 import { coalesced } from "@/lib/db/coalesce";
 import { UNDECODABLE_INVITE_MESSAGE, type GiftQuoteRequest, type GiftVerifyRequest, type GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
@@ -61,7 +60,7 @@ const giftLookups = coalesced(giftTargets);
  */
 async function checkGift(db: DbExecutor, appId: number, packageId: number | null, region: string | undefined) {
   const key = { appId, packageId, region: region ?? null };
-  const game = db instanceof PgTransaction ? (await giftTargets(db, [key]))[0] : await giftLookups(db).submit(key);
+  const game = isTransaction(db) ? (await giftTargets(db, [key]))[0] : await giftLookups(db).submit(key);
   // A game staff hid is not sold: it answers as one the store does not have.
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
   if (game.package_id === null)

@@ -1,10 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
 import { coalesced } from "@/lib/db/coalesce";
 import { insertRows } from "@/lib/db/insert-rows";
-import type { Database, DbExecutor, Transaction } from "@/lib/db/client";
+import { type Database, type DbExecutor, type Transaction, isTransaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
@@ -99,13 +98,12 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     promoCodeId,
   };
   // Inside a caller's transaction the insert is its own; otherwise it joins concurrent ones.
-  const [row] =
-    tx instanceof PgTransaction
-      ? await tx
-          .insert(intents)
-          .values({ ...values, expiresAt: sql.raw(EXPIRES_AT) })
-          .returning({ id: intents.id, expiresAt: intents.expiresAt })
-      : [await intentInserts[values.kind](tx).submit(values)];
+  const [row] = isTransaction(tx)
+    ? await tx
+        .insert(intents)
+        .values({ ...values, expiresAt: sql.raw(EXPIRES_AT) })
+        .returning({ id: intents.id, expiresAt: intents.expiresAt })
+    : [await intentInserts[values.kind](tx).submit(values)];
   if (!row) throw new Error("the intent was not recorded");
   return { id: row.id, quote: priced, expiresAt: row.expiresAt };
 }
