@@ -1,4 +1,4 @@
-import type { Database } from "./client";
+import { type Database, type DbExecutor, isTransaction } from "./client";
 import { env } from "@/lib/env";
 
 /**
@@ -63,17 +63,19 @@ export class Coalescer<I, O> {
 }
 
 /**
- * A pool's coalescer for `run`, made on its first use and living as long as the pool (tests make
- * pools of their own), with the app's limits: DB_BATCHES_IN_FLIGHT batches at the database at once,
- * at most 64 requests each (64 intents are about 1,300 parameters, far under PostgreSQL's 65,535).
- * A transaction is not a pool: a caller inside one sends its statement itself.
+ * `run` for one item, coalesced: on a pool, through that pool's coalescer (made on its first use
+ * and living as long as the pool; tests make pools of their own), with the app's limits:
+ * DB_BATCHES_IN_FLIGHT batches at the database at once, at most 64 items each (64 intents are about
+ * 1,300 parameters, far under PostgreSQL's 65,535). Inside a transaction the item goes alone, in
+ * that transaction, at once.
  */
-export function coalesced<I, O>(run: (db: Database, items: I[]) => Promise<O[]>): (db: Database) => Coalescer<I, O> {
+export function coalesced<I, O>(run: (db: DbExecutor, items: I[]) => Promise<O[]>): (db: DbExecutor, item: I) => Promise<O> {
   const made = new WeakMap<Database, Coalescer<I, O>>();
-  return (db) => {
+  return async (db, item) => {
+    if (isTransaction(db)) return (await run(db, [item]))[0]!;
     let coalescer = made.get(db);
     if (!coalescer) made.set(db, (coalescer = new Coalescer((items) => run(db, items), LIMITS)));
-    return coalescer;
+    return coalescer.submit(item);
   };
 }
 

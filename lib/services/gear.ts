@@ -1,6 +1,6 @@
 import "server-only";
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
-import { type Database, type DbExecutor, isTransaction } from "@/lib/db/client";
+import type { Database, DbExecutor } from "@/lib/db/client";
 import { coalesced } from "@/lib/db/coalesce";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse, GearQuoteRequest } from "@/lib/schemas/gear";
@@ -93,12 +93,11 @@ async function gearItemsFor(db: DbExecutor, keys: GearItemKey[]): Promise<(GearI
 }
 
 /** Concurrent reservations' and quotes' lookups, sent together (lib/db/coalesce.ts). */
-const gearLookups = coalesced(gearItemsFor);
+const gearItemLookup = coalesced(gearItemsFor);
 
 /** The item to price; an unknown platform or item leaves nothing to price: thrown. */
 async function findGearItem(db: DbExecutor, platform: number, itemName: string) {
-  const key = { platform, item: itemName };
-  const item = isTransaction(db) ? (await gearItemsFor(db, [key]))[0] : await gearLookups(db).submit(key);
+  const item = await gearItemLookup(db, { platform, item: itemName });
   if (item) return item;
   // A game staff hid sells no gear: its platform answers as one the store does not have.
   const [known] = await db

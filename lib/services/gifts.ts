@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { type DbExecutor, isTransaction } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/client";
 import { coalesced } from "@/lib/db/coalesce";
 import { UNDECODABLE_INVITE_MESSAGE, type GiftQuoteRequest, type GiftVerifyRequest, type GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
@@ -51,7 +51,7 @@ async function giftTargets(db: DbExecutor, keys: GiftTargetKey[]): Promise<(Gift
 }
 
 /** Concurrent verifies' and quotes' lookups, sent together (lib/db/coalesce.ts). */
-const giftLookups = coalesced(giftTargets);
+const giftLookup = coalesced(giftTargets);
 
 /**
  * The gift's edition and price, and every reason it cannot be bought now for `region` (in the
@@ -59,8 +59,7 @@ const giftLookups = coalesced(giftTargets);
  * verifyGift and quoteGift both ask here, so a quote and the purchase judge alike.
  */
 async function checkGift(db: DbExecutor, appId: number, packageId: number | null, region: string | undefined) {
-  const key = { appId, packageId, region: region ?? null };
-  const game = isTransaction(db) ? (await giftTargets(db, [key]))[0] : await giftLookups(db).submit(key);
+  const game = await giftLookup(db, { appId, packageId, region: region ?? null });
   // A game staff hid is not sold: it answers as one the store does not have.
   if (!game) throw new DomainError("game_not_found", { appId }, "item");
   if (game.package_id === null)

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { coalesced } from "@/lib/db/coalesce";
 import { insertRows } from "@/lib/db/insert-rows";
-import { type Database, type DbExecutor, type Transaction, isTransaction } from "@/lib/db/client";
+import { type DbExecutor, type Transaction, isTransaction } from "@/lib/db/client";
 import { intents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
@@ -97,13 +97,7 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     feeMode: input.feeMode,
     promoCodeId,
   };
-  // Inside a caller's transaction the insert is its own; otherwise it joins concurrent ones.
-  const [row] = isTransaction(tx)
-    ? await tx
-        .insert(intents)
-        .values({ ...values, expiresAt: sql.raw(EXPIRES_AT) })
-        .returning({ id: intents.id, expiresAt: intents.expiresAt })
-    : [await intentInserts[values.kind](tx).submit(values)];
+  const row = await intentInsert[values.kind](tx, values);
   if (!row) throw new Error("the intent was not recorded");
   return { id: row.id, quote: priced, expiresAt: row.expiresAt };
 }
@@ -111,11 +105,23 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
 /** When an intent stops holding: by the database clock, so every server agrees. */
 const EXPIRES_AT = `now() + make_interval(secs => ${env.INTENT_TTL_SECONDS})`;
 
-/** Inserts the intents in one statement and commits them; their ids and expiries, in the rows' order. */
-async function insertIntents(db: Database, rows: IntentRow[]): Promise<{ id: string; expiresAt: Date }[]> {
-  const statement = insertRows(intents, rows, { expires_at: EXPIRES_AT }, ["id", "expires_at"]);
-  const result = await db.$client.query<{ id: string; expires_at: Date }>(statement);
-  const byId = new Map(result.rows.map((r) => [r.id, { id: r.id, expiresAt: r.expires_at }]));
+/**
+ * Inserts the intents in one statement (which commits them, outside a transaction); their ids and
+ * expiries, in the rows' order. A transaction is drizzle's; the pool takes the statement as text
+ * (lib/db/insert-rows.ts), since drizzle's insert builds a query object for every value of every row.
+ */
+async function insertIntents(db: DbExecutor, rows: IntentRow[]): Promise<{ id: string; expiresAt: Date }[]> {
+  const inserted = isTransaction(db)
+    ? await db
+        .insert(intents)
+        .values(rows.map((row) => ({ ...row, expiresAt: sql.raw(EXPIRES_AT) })))
+        .returning({ id: intents.id, expiresAt: intents.expiresAt })
+    : (
+        await db.$client.query<{ id: string; expires_at: Date }>(
+          insertRows(intents, rows, { expires_at: EXPIRES_AT }, ["id", "expires_at"]),
+        )
+      ).rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+  const byId = new Map(inserted.map((r) => [r.id, r]));
   return rows.map((row) => byId.get(row.id)!);
 }
 
@@ -123,7 +129,7 @@ async function insertIntents(db: Database, rows: IntentRow[]): Promise<{ id: str
  * Concurrent requests' intents, inserted together (lib/db/coalesce.ts); gifts apart from gear, so
  * a gift never waits behind an item's lock or a batch refused for stock.
  */
-const intentInserts = { gift: coalesced(insertIntents), gear: coalesced(insertIntents) };
+const intentInsert = { gift: coalesced(insertIntents), gear: coalesced(insertIntents) };
 
 /** The amounts for `price`: the one pricing rule that creating an intent and a quote share. */
 function priceWith(price: number, feeMode: FeeMode, discount?: Discount): Quote {
