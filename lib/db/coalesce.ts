@@ -80,3 +80,15 @@ export function coalesced<I, O>(run: (db: DbExecutor, items: I[]) => Promise<O[]
 }
 
 const LIMITS = { maxInFlight: env.DB_BATCHES_IN_FLIGHT, maxBatch: 64 };
+
+/**
+ * A batch's keys as one jsonb parameter, each with its place `i`, for a lookup that reads them with
+ * `jsonb_to_recordset(…) AS k(i int, …)` and selects `k.i` with every row.
+ */
+export const batchKeys = (keys: object[]): string => JSON.stringify(keys.map((key, i) => ({ i, ...key })));
+
+/** A batched lookup's rows in its keys' order (by the `i` each row carries); undefined where a key found none. */
+export function inKeyOrder<R extends { i: number }>(count: number, rows: R[]): (R | undefined)[] {
+  const byPlace = new Map(rows.map((row) => [row.i, row]));
+  return Array.from({ length: count }, (_, i) => byPlace.get(i));
+}

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
-import { coalesced } from "@/lib/db/coalesce";
+import { batchKeys, coalesced, inKeyOrder } from "@/lib/db/coalesce";
 import { games, gearItems } from "@/lib/db/schema";
 import type { GearIntentRequest, GearIntentResponse, GearItemsQuery, GearItemsResponse, GearQuoteRequest } from "@/lib/schemas/gear";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
@@ -81,15 +81,14 @@ interface GearItemRow extends Record<string, unknown> {
 
 /** Each key's item, if the store sells it (its platform shown), in one round trip for all of them. */
 async function gearItemsFor(db: DbExecutor, keys: GearItemKey[]): Promise<(GearItemRow | undefined)[]> {
-  const asked = JSON.stringify(keys.map((k, i) => ({ i, platform: k.platform, item: k.item })));
+  const asked = batchKeys(keys);
   const { rows } = await db.execute<GearItemRow & { i: number }>(
     sql`SELECT k.i, gi.id, gi.title, gi.price, gi.stock
         FROM jsonb_to_recordset(${asked}::jsonb) AS k(i int, platform int, item text)
         JOIN ${gearItems} gi ON gi.platform_app_id = k.platform AND gi.item = k.item
         JOIN ${games} g ON g.app_id = gi.platform_app_id AND NOT g.hidden`,
   );
-  const byKey = new Map(rows.map(({ i, ...item }) => [i, item]));
-  return keys.map((_, i) => byKey.get(i));
+  return inKeyOrder(keys.length, rows);
 }
 
 /** Concurrent reservations' and quotes' lookups, sent together (lib/db/coalesce.ts). */

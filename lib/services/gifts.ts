@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
-import { coalesced } from "@/lib/db/coalesce";
+import { batchKeys, coalesced, inKeyOrder } from "@/lib/db/coalesce";
 import { UNDECODABLE_INVITE_MESSAGE, type GiftQuoteRequest, type GiftVerifyRequest, type GiftVerifyResponse } from "@/lib/schemas/gifts";
 import { convertedKopecks, giftRefusals, type RegionOffer } from "@/lib/catalog/availability";
 import { env } from "@/lib/env";
@@ -34,7 +34,7 @@ interface GiftTargetKey {
  * offer there, in one round trip for all of them; undefined where the store has no such game.
  */
 async function giftTargets(db: DbExecutor, keys: GiftTargetKey[]): Promise<(GiftTargetRow | undefined)[]> {
-  const asked = JSON.stringify(keys.map((k, i) => ({ i, app_id: k.appId, package_id: k.packageId, region: k.region })));
+  const asked = batchKeys(keys.map((k) => ({ app_id: k.appId, package_id: k.packageId, region: k.region })));
   const { rows } = await db.execute<GiftTargetRow & { i: number }>(
     sql`SELECT k.i, g.coming_soon, g.gift_regions, p.package_id, p.price_final,
                rp.currency AS offer_currency, rp.amount AS offer_amount, rp.restricted AS offer_restricted,
@@ -46,8 +46,7 @@ async function giftTargets(db: DbExecutor, keys: GiftTargetKey[]): Promise<(Gift
         LEFT JOIN package_region_prices rp ON rp.package_id = p.package_id AND rp.region = k.region
         ${CURRENT_RATE}`,
   );
-  const byKey = new Map(rows.map((row) => [row.i, row]));
-  return keys.map((_, i) => byKey.get(i));
+  return inKeyOrder(keys.length, rows);
 }
 
 /** Concurrent verifies' and quotes' lookups, sent together (lib/db/coalesce.ts). */
