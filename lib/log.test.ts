@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { describe, expect, it } from "vitest";
-import { createLogger, createRequestLogger, logRequestLine, scrubText } from "./log";
+import { bufferedDestination, createLogger, createRequestLogger, logRequestLine, scrubText } from "./log";
 
 function captured() {
   const lines: Record<string, unknown>[] = [];
@@ -148,5 +151,34 @@ describe("log redaction", () => {
     logger.info("quiet");
     logger.warn("loud");
     expect(lines.map((l) => l.msg)).toEqual(["loud"]);
+  });
+});
+
+describe("the process's log destination", () => {
+  it("shows a few lines within about 100 ms, and writes thousands in blocks, every line whole in UTF-8", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gk-log-")), "out.log");
+    const fd = fs.openSync(file, "w");
+    try {
+      const logger = createLogger(bufferedDestination(fd), "info");
+      const read = () =>
+        fs
+          .readFileSync(file, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { msg: string; n: number });
+      // Far under the 4 KiB a block waits for: only the periodic flush writes them.
+      for (let n = 0; n < 3; n++) logger.info({ n }, "гавань 🎁");
+      expect(read()).toHaveLength(0);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(read().map((line) => [line.n, line.msg])).toEqual([0, 1, 2].map((n) => [n, "гавань 🎁"]));
+
+      for (let n = 3; n < 3000; n++) logger.info({ n }, "гавань 🎁");
+      await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
+      const lines = read();
+      expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 3000 }, (_, n) => n));
+      expect(lines.every((line) => line.msg === "гавань 🎁")).toBe(true);
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 });
