@@ -156,10 +156,11 @@ describe("log redaction", () => {
 
 describe("the process's log destination", () => {
   it("shows a few lines within about 100 ms, and writes thousands in blocks, every line whole in UTF-8", async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gk-log-")), "out.log");
-    const fd = fs.openSync(file, "w");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gk-log-"));
+    const file = path.join(dir, "out.log");
+    const destination = bufferedDestination(fs.openSync(file, "w"));
     try {
-      const logger = createLogger(bufferedDestination(fd), "info");
+      const logger = createLogger(destination, "info");
       const read = () =>
         fs
           .readFileSync(file, "utf8")
@@ -178,7 +179,10 @@ describe("the process's log destination", () => {
       expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 3000 }, (_, n) => n));
       expect(lines.every((line) => line.msg === "гавань 🎁")).toBe(true);
     } finally {
-      fs.closeSync(fd);
+      // Ended, its timer stops with its descriptor: a flush after this would fail (EBADF), unhandled.
+      await new Promise<void>((resolve) => destination.end(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

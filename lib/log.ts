@@ -169,23 +169,28 @@ const processWide = globalThis as unknown as { gkLogger?: Logger; gkRequestLogge
 const processDestination = (processWide.gkLogDestination ??= bufferedDestination(1));
 
 /**
- * A file descriptor (the process's stdout), written in blocks of at least 4 KiB (one write call per line was most of logging's cost
- * under load) and at least every 100 ms, so an idle server's lines still show at once; pino flushes
- * what is left when the process exits. A process killed outright loses at most those 100 ms.
+ * Writes to a file descriptor (the process's stdout) in blocks of at least 4 KiB (one write call
+ * per line was most of logging's cost under load) and at least every 100 ms, so an idle server's
+ * lines still show at once; pino flushes what is left when the process exits. A process killed
+ * outright loses at most those 100 ms.
  *
  * Lines go in as bytes: given text, sonic-boom measures the UTF-8 length of all the text it holds
  * on every line (a copy of up to 16 KiB per line under load, about a tenth of a cached catalog
  * request's cost in the server's own code); given bytes, it adds their lengths up. Its own
  * `periodicFlush` adds no listener per flush (a `flush(callback)` on a timer added one every 100 ms
- * while writes kept it busy).
+ * while writes kept it busy). `end` writes what is left, stops the timer and closes the descriptor.
  */
-export function bufferedDestination(fd: number): DestinationStream {
+export function bufferedDestination(fd: number): DestinationStream & { end(done: () => void): void } {
   const stream = pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 100, contentMode: "buffer" });
   // pino writes text; `stream.write` is looked up on each line, since pino stubs it out after EPIPE.
   return {
     write: (line: string) => stream.write(Buffer.from(line) as unknown as string), // (its types know only text)
     flush: (done?: (err?: Error) => void) => stream.flush(done),
-  } as DestinationStream;
+    end: (done: () => void) => {
+      stream.once("close", done);
+      stream.end();
+    },
+  } as DestinationStream & { end(done: () => void): void };
 }
 
 /** The process's logger; `log.child({ area: "worker" })` tags a subsystem. */
