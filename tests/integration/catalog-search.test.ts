@@ -70,4 +70,20 @@ describe("forgiving search", () => {
       expect(plan, plan).not.toMatch(/Seq Scan/);
     }
   }, 120_000);
+
+  // drizzle/0025: the planner runs word_similarity against each histogram entry of search_names
+  // once the histogram has 100 of them; a migration that recreates the column (as 0013 did) would
+  // quietly bring the 200 calls a statement back.
+  it("keeps the names' statistics too small for the fuzzy search's estimate to run over them", async () => {
+    await t.db.execute(sql`ANALYZE games`);
+    const { rows } = await t.db.execute<{ values: number; bounds: number }>(
+      sql`SELECT coalesce(cardinality(most_common_vals::text::text[]), 0) AS values,
+                 coalesce(cardinality(histogram_bounds::text::text[]), 0) AS bounds
+          FROM pg_stats WHERE tablename = 'games' AND attname = 'search_names'`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.values + rows[0]!.bounds).toBeGreaterThan(0);
+    expect(rows[0]!.bounds).toBeLessThan(100);
+    expect(rows[0]!.values).toBeLessThanOrEqual(10);
+  }, 60_000);
 });
