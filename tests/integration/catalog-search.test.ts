@@ -53,6 +53,37 @@ describe("forgiving search", () => {
     expect(await search("stardew valley")).toEqual(["Stardew Valley Tales"]);
   });
 
+  it("ranks a name equal to the text first whichever name it is, in any case", async () => {
+    const game = (appId: number, title: string, titleRu: string | null, altTitles: string[], sortRank: number) => ({
+      appId,
+      title,
+      titleRu,
+      altTitles,
+      shortDescription: "Игра.",
+      shortDescriptionEn: "A game.",
+      headerImage: null,
+      genres: ["Indie"],
+      featured: [],
+      comingSoon: false,
+      releaseDate: null,
+      sortRank,
+      giftRegions: ["RU"],
+      packages: [{ packageId: appId * 10, title, isMain: true, priceInitial: 10000, priceFinal: 10000, discountPercent: 0 }],
+    });
+    // Each exact name is the least popular of its pair: only the rank puts it first.
+    await upsertGames(t.db, [
+      game(88_100_001, "Тихая Заводь Forever", null, [], 1),
+      game(88_100_002, "Quiet Backwater", "Тихая Заводь", [], 2),
+      game(88_100_003, "Zorq Arena", null, [], 3),
+      game(88_100_004, "Zeta Orbit Quest", null, ["ZORQ"], 4),
+      game(88_100_005, "Ёлка Ёжика Deluxe", null, [], 5),
+      game(88_100_006, "ЁЛКА ЁЖИКА", null, [], 6),
+    ]);
+    expect(await search("тихая заводь")).toEqual(["Quiet Backwater", "Тихая Заводь Forever"]);
+    expect(await search("  Zorq ")).toEqual(["Zeta Orbit Quest", "Zorq Arena"]);
+    expect(await search("Ёлка ёжика")).toEqual(["ЁЛКА ЁЖИКА", "Ёлка Ёжика Deluxe"]);
+  });
+
   it("spells names in Latin in the database as toLatin does", async () => {
     const text = "Ведьмак: Дикая Охота, ЩЁЖЪЬ ЮЯ Цх";
     const { rows } = await t.db.execute<{ latin: string }>(sql`SELECT search_latin(${text}) AS latin`);
