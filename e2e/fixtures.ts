@@ -37,6 +37,12 @@ interface AccessibilityCheck {
 /** axe-core on the current page: no serious or critical violations (WCAG 2.1 A/AA rules unless `allRules`). */
 export async function expectAccessible(page: Page, check: string | AccessibilityCheck = {}): Promise<void> {
   const { context = "", allRules = false } = typeof check === "string" ? { context: check } : check;
+  // A dynamic page's <title> comes from generateMetadata, which Next streams apart from the page's
+  // content: after a server action refreshes the page, the new content (what the spec waited for)
+  // can be on screen a moment before the title is back, and axe then reports a document without one.
+  // A shopper's tab shows the title once the page settles; that page is the one to check. A page
+  // that never gets a title still fails, here.
+  await expect(page, `a page title${context ? ` on ${context}` : ""}`).toHaveTitle(/\S/);
   const axe = new AxeBuilder({ page });
   const results = await (allRules ? axe : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();
   const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
