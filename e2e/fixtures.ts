@@ -38,10 +38,10 @@ interface AccessibilityCheck {
 export async function expectAccessible(page: Page, check: string | AccessibilityCheck = {}): Promise<void> {
   const { context = "", allRules = false } = typeof check === "string" ? { context: check } : check;
   // A dynamic page's <title> comes from generateMetadata, which Next streams apart from the page's
-  // content: after a server action refreshes the page, the new content (what the spec waited for)
-  // can be on screen a moment before the title is back, and axe then reports a document without one.
-  // A shopper's tab shows the title once the page settles; that page is the one to check. A page
-  // that never gets a title still fails, here.
+  // content: after a client-side navigation (or a server action's refresh) the new content, which
+  // the spec waited for, can be on screen a moment before the title is, and axe would then report a
+  // document without one. The settled page, titled as a shopper's tab shows it, is the one to check;
+  // a page that never gets a title still fails, here.
   await expect(page, `a page title${context ? ` on ${context}` : ""}`).toHaveTitle(/\S/);
   const axe = new AxeBuilder({ page });
   const results = await (allRules ? axe : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])).analyze();

@@ -180,7 +180,7 @@ const processDestination = (processWide.gkLogDestination ??= bufferedDestination
  * `periodicFlush` adds no listener per flush (a `flush(callback)` on a timer added one every 100 ms
  * while writes kept it busy). `end` writes what is left, stops the timer and closes the descriptor.
  */
-export function bufferedDestination(fd: number): DestinationStream & { end(done: () => void): void } {
+export function bufferedDestination(fd: number): EndableDestination {
   const stream = pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: 100, contentMode: "buffer" });
   // pino writes text; `stream.write` is looked up on each line, since pino stubs it out after EPIPE.
   return {
@@ -190,8 +190,10 @@ export function bufferedDestination(fd: number): DestinationStream & { end(done:
       stream.once("close", done);
       stream.end();
     },
-  } as DestinationStream & { end(done: () => void): void };
+  } as EndableDestination;
 }
+
+type EndableDestination = DestinationStream & { end(done: () => void): void };
 
 /** The process's logger; `log.child({ area: "worker" })` tags a subsystem. */
 export const log: Logger = (processWide.gkLogger ??= createLogger(processDestination));

@@ -6,6 +6,7 @@ import type { CatalogSort } from "@/lib/schemas/catalog-params";
 import { clearCatalogCache, listCatalog } from "@/lib/services/catalog";
 import { refreshCatalogCounts, upsertGames } from "@/lib/services/catalog-write";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { catalogGame } from "@/tests/support/games";
 
 // The catalog's sorts, checked against the rule written out here from the games and their main
 // editions (not from games.sort_tier), so the stored tier and the live rule must agree.
@@ -75,21 +76,8 @@ describe("catalog sorts", () => {
   });
 
   it("keeps the search's ranking under relevance, and its matches under every sort", async () => {
-    const game = (appId: number, title: string, sortRank: number, priceFinal: number | null, comingSoon = false) => ({
-      appId,
-      title,
-      titleRu: null,
-      shortDescription: "Игра.",
-      shortDescriptionEn: "A game.",
-      headerImage: null,
-      genres: ["Indie"],
-      featured: [],
-      comingSoon,
-      releaseDate: null,
-      sortRank,
-      giftRegions: ["RU"],
-      packages: [{ packageId: appId * 10, title, isMain: true, priceInitial: priceFinal, priceFinal, discountPercent: 0 }],
-    });
+    const game = (appId: number, title: string, sortRank: number, price: number, comingSoon = false) =>
+      catalogGame(appId, title, sortRank, { price, comingSoon });
     // The most popular match is a typo's and the cheapest is unreleased: only the rank puts the exact name first.
     await upsertGames(t.db, [
       game(88_000_001, "Staardew", 1, 30000),
