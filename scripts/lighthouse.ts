@@ -1,10 +1,11 @@
 // `npm run lighthouse [-- --runs N --pages catalog,game --form mobile --save DIR]`: Lighthouse against the
 // production build (started with a seeded database of its own) for every page a shopper sees, mobile
-// and desktop, N runs each (default 5); prints each figure with its target. The measuring is
+// and desktop, N runs each (default 5); prints each figure with its target. `--pages sign-up` adds
+// the sign-up page, which a whole run leaves out. The measuring is
 // scripts/bench/pages.ts, shared with `npm run bench`. --save keeps each median run's full report.
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { measurePages, PAGE_NAMES, printPages, type FormFactor, type PageName } from "./bench/pages";
+import { EXTRA_PAGE_NAMES, measurePages, PAGE_NAMES, printPages, type FormFactor, type PageName } from "./bench/pages";
 import { startAppUnderTest } from "./lib/app-under-test";
 
 const { values: args } = parseArgs({
@@ -22,7 +23,7 @@ function list<T extends string>(flag: string, value: string | undefined, allowed
 async function main(): Promise<void> {
   const runs = Number(args.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 15) throw new Error("--runs takes a whole number from 1 to 15");
-  const pages = list<PageName>("pages", args.pages, PAGE_NAMES);
+  const pages = list<PageName>("pages", args.pages, [...PAGE_NAMES, ...EXTRA_PAGE_NAMES]);
   const formFactors = list<FormFactor>("form", args.form, ["mobile", "desktop"]);
   const app = await startAppUnderTest({ name: "lighthouse", games: 3000, embeddedDir: ".data/lighthouse-pg" });
   try {

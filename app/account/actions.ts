@@ -74,7 +74,7 @@ export async function revokeTokenAction(tokenId: unknown): Promise<RevokeTokenRe
 export async function changePasswordAction(input: { currentPassword: string; newPassword: string }): Promise<ChangePasswordResult> {
   const user = await getSessionUser();
   if (!user) return { ok: false, reason: "not_signed_in" };
-  const parsed = passwordChangeRequestSchema.safeParse({ ...input, email: user.email });
+  const parsed = await passwordChangeRequestSchema.safeParseAsync({ ...input, email: user.email });
   if (!parsed.success) return { ok: false, reason: "invalid_field", fields: accountFieldErrors(parsed.error) };
   const db = getDb();
   const { currentPassword, newPassword } = parsed.data;

@@ -24,7 +24,7 @@ export async function signUpAction(input: { email: string; password: string }): 
       return { ok: false, rateLimited: true };
     }
   }
-  const parsed = signUpRequestSchema.safeParse(input);
+  const parsed = await signUpRequestSchema.safeParseAsync(input);
   if (!parsed.success) return { ok: false, errors: accountFieldErrors(parsed.error) };
   const result = await registerUser(db, parsed.data);
   return result.ok ? { ok: true } : { ok: false, errors: { email: "email_taken" } };

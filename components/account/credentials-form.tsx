@@ -33,6 +33,7 @@ export function CredentialsForm<Notice extends string>({
   initialNotice = null,
   noticeText,
   noticeId,
+  prepare,
   submit,
 }: {
   /** The fields' ids are `<idPrefix>-email` and `<idPrefix>-password`. */
@@ -46,6 +47,8 @@ export function CredentialsForm<Notice extends string>({
   noticeText: (notice: Notice) => string;
   /** Given, the notice has this id and the form names it in `aria-describedby`. */
   noticeId?: string;
+  /** Called when the form is first focused: time to fetch what checking it needs. */
+  prepare?: () => void;
   submit: (credentials: Credentials) => Promise<CredentialsOutcome<Notice>>;
 }) {
   const { t } = useI18n();
@@ -66,12 +69,18 @@ export function CredentialsForm<Notice extends string>({
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const parsed = schema.safeParse({ email: String(data.get("email") ?? ""), password: String(data.get("password") ?? "") });
-    if (!parsed.success) return showFieldErrors(accountFieldErrors(parsed.error));
+    const input = { email: String(data.get("email") ?? "").trim(), password: String(data.get("password") ?? "") };
+    // Busy from the start: the first check may wait for the strength estimator's dictionaries.
+    setPending(true);
+    // If they cannot be fetched, the server's check (the same schema) is the one that answers.
+    const parsed = await schema.safeParseAsync(input).catch(() => null);
+    if (parsed && !parsed.success) {
+      setPending(false);
+      return showFieldErrors(accountFieldErrors(parsed.error));
+    }
     setErrors({});
     setNotice(null);
-    setPending(true);
-    const outcome = await submit(parsed.data);
+    const outcome = await submit(parsed?.data ?? input);
     if (outcome.kind === "leaving") return;
     setPending(false);
     if (outcome.kind === "fields") return showFieldErrors(outcome.errors);
@@ -84,7 +93,14 @@ export function CredentialsForm<Notice extends string>({
 
   // method="post": a submit before hydration must not put the password in the URL (history, logs).
   return (
-    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={shownNotice ? noticeId : undefined}>
+    <form
+      method="post"
+      onSubmit={onSubmit}
+      onFocus={prepare}
+      noValidate
+      className="space-y-5"
+      aria-describedby={shownNotice ? noticeId : undefined}
+    >
       {shownNotice ? (
         <p id={noticeId} role="alert" className="rounded-md border border-red-400/60 bg-red-950/60 px-3 py-2 text-sm text-red-100">
           {shownNotice}

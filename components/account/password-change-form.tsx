@@ -10,6 +10,7 @@ import {
   type AccountFieldErrors,
   type ChangePasswordResult,
 } from "@/lib/schemas/account";
+import { loadPasswordEstimator } from "@/lib/schemas/password-strength";
 import { Field, describedBy } from "./field";
 import { PasswordInput } from "./password-input";
 import { primaryButtonClass } from "./styles";
@@ -48,11 +49,15 @@ export function PasswordChangeForm({
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const input = { currentPassword: String(data.get("currentPassword") ?? ""), newPassword: String(data.get("newPassword") ?? "") };
-    const parsed = passwordChangeRequestSchema.safeParse({ ...input, email });
-    if (!parsed.success) return showFieldErrors(accountFieldErrors(parsed.error));
+    setPending(true);
+    // If the strength estimator cannot be fetched, the server's check (the same schema) answers.
+    const parsed = await passwordChangeRequestSchema.safeParseAsync({ ...input, email }).catch(() => null);
+    if (parsed && !parsed.success) {
+      setPending(false);
+      return showFieldErrors(accountFieldErrors(parsed.error));
+    }
     setErrors({});
     setNotice(null);
-    setPending(true);
     const result = await action(input).catch(() => null);
     if (result?.ok) {
       const signedIn = await signInWithPassword(email, input.newPassword);
@@ -68,7 +73,13 @@ export function PasswordChangeForm({
   const noticeText = notice === "tooMany" ? m.tooMany : notice ? t.account.errors[notice] : null;
 
   return (
-    <form method="post" onSubmit={onSubmit} noValidate className="max-w-md space-y-5">
+    <form
+      method="post"
+      onSubmit={onSubmit}
+      onFocus={() => void loadPasswordEstimator().catch(() => {})}
+      noValidate
+      className="max-w-md space-y-5"
+    >
       {changed && !notice ? (
         <p role="status" className="rounded-md border border-emerald-400/60 bg-emerald-950/60 px-3 py-2 text-sm text-emerald-100">
           {m.changed}

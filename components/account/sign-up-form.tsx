@@ -4,6 +4,7 @@ import { withArrivalNotice } from "@/components/site/arrival-notice";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { csrfToken, signInWithPassword } from "@/lib/queries/auth-client";
 import { PASSWORD_MIN_LENGTH, signUpRequestSchema, type AccountFieldErrors } from "@/lib/schemas/account";
+import { loadPasswordEstimator } from "@/lib/schemas/password-strength";
 import { CredentialsForm, type CredentialsOutcome } from "./credentials-form";
 
 type SignUpResult = { ok: true } | { ok: false; errors: AccountFieldErrors } | { ok: false; rateLimited: true };
@@ -55,6 +56,8 @@ export function SignUpForm({
       submitLabel={t.account.signUp.submit}
       submittingLabel={t.account.signUp.submitting}
       noticeText={(n) => t.account.errors[n]}
+      // The strength check's dictionaries are not in the page's first load: fetched while the shopper types.
+      prepare={() => void loadPasswordEstimator().catch(() => {})}
       submit={signUp}
     />
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COMMON_PASSWORDS, COMMON_WORDS } from "./common-passwords";
+import { passwordWeakness } from "./password-strength";
 import "./zod-config";
 
 /**
@@ -17,6 +17,7 @@ export const ACCOUNT_ERROR_CODES = [
   "password_is_email",
   "password_too_simple",
   "password_too_common",
+  "password_too_weak",
   "password_unchanged",
   "password_wrong",
 ] as const;
@@ -36,65 +37,53 @@ const accountEmailSchema = z
 
 /** Digits, punctuation, symbols and spaces people pad a word with. */
 const PADDING = /[\p{N}\p{P}\p{S}\s]+$/u;
-/** Runs of keys and letters that are no secret in either direction (Latin and Russian keyboards). */
-const SEQUENCES = [
-  "abcdefghijklmnopqrstuvwxyz",
-  "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-  "01234567890",
-  "1234567890-=",
-  "!@#$%^&*()_+",
-  "qwertyuiop[]asdfghjkl;'zxcvbnm,./",
-  "йцукенгшщзхъфывапролджэячсмитьбю.",
-].flatMap((s) => [s, [...s].reverse().join("")]);
-const LEET: Record<string, string> = { "@": "a", "4": "a", "0": "o", "3": "e", "1": "i", "!": "i", $: "s", "5": "s", "7": "t" };
-
-/** One character or a short group repeated, or a run along the alphabet, digits or a keyboard row. */
-function tooSimple(password: string): boolean {
-  const p = password.toLowerCase();
-  if (/^(.{1,4})\1+$/su.test(p)) return true;
-  const codes = [...p].map((c) => c.codePointAt(0)!);
-  const step = codes[1]! - codes[0]!;
-  if (Math.abs(step) === 1 && codes.every((c, i) => i === 0 || c - codes[i - 1]! === step)) return true;
-  return SEQUENCES.some((s) => s.includes(p));
-}
-
-function tooCommon(password: string): boolean {
-  const p = password.toLowerCase().normalize("NFKC");
-  if (COMMON_PASSWORDS.has(p)) return true;
-  const stem = p.replace(PADDING, "");
-  const unLeet = [...stem].map((c) => LEET[c] ?? c).join("");
-  return [stem, unLeet, unLeet.replaceAll("i", "l")].some((w) => COMMON_WORDS.has(w) || COMMON_PASSWORDS.has(w));
-}
+const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 
 /** The e-mail address, or the name before its @, with or without padding and punctuation. */
 function passwordIsEmail(password: string, email: string): boolean {
-  const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const forms = [email, email.split("@")[0] ?? ""].map(letters).filter((f) => f.length >= 3);
   return [password, password.replace(PADDING, "")].some((p) => forms.includes(letters(p)));
 }
 
+/** The account's own words, which the estimator counts as the first a guesser tries. */
+function emailWords(email: string): string[] {
+  const name = email.split("@")[0] ?? "";
+  return [email, name, letters(name), ...name.split(/[^\p{L}\p{N}]+/u)].filter((w) => w.length >= 3);
+}
+
 const passwordLength = (p: string) => [...p].length;
 
-/** A password someone chooses now (sign-up, change): long enough, and not one a guesser tries first. */
+/** A password someone chooses now (sign-up, change): its length here; its strength needs the e-mail (`strengthCheck`). */
 const newPasswordSchema = z
   .string(code("password_required"))
   .min(1, code("password_required"))
   // Length counts characters as the shopper sees them (an emoji is one), not UTF-16 units.
   .refine((p) => passwordLength(p) >= PASSWORD_MIN_LENGTH, code("password_too_short"))
-  .refine((p) => passwordLength(p) <= PASSWORD_MAX_LENGTH, code("password_too_long"))
-  .refine((p) => passwordLength(p) > PASSWORD_MAX_LENGTH || !tooSimple(p), code("password_too_simple"))
-  .refine((p) => passwordLength(p) > PASSWORD_MAX_LENGTH || !tooCommon(p), code("password_too_common"));
+  .refine((p) => passwordLength(p) <= PASSWORD_MAX_LENGTH, code("password_too_long"));
+
+/**
+ * Not the account's e-mail or name, and not easy to guess (./password-strength.ts). Asynchronous:
+ * the estimator's dictionaries load on first use, so these schemas are parsed with `safeParseAsync`.
+ */
+function strengthCheck<K extends string>(field: K) {
+  return async (value: { email: string } & Record<K, string>, ctx: z.RefinementCtx) => {
+    const password = value[field];
+    const problem = passwordIsEmail(password, value.email)
+      ? "password_is_email"
+      : await passwordWeakness(password, emailWords(value.email));
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: [field] });
+  };
+}
 
 /** The first rule a new password breaks for this account's e-mail, or null. */
-export function passwordProblem(password: string, email: string): AccountErrorCode | null {
-  const result = newPasswordSchema.safeParse(password);
-  if (!result.success) return (result.error.issues[0]?.message as AccountErrorCode | undefined) ?? "password_required";
-  return passwordIsEmail(password, email) ? "password_is_email" : null;
+export async function passwordProblem(password: string, email: string): Promise<AccountErrorCode | null> {
+  const result = await signUpRequestSchema.safeParseAsync({ email, password });
+  return result.success ? null : (accountFieldErrors(result.error).password ?? null);
 }
 
 export const signUpRequestSchema = z
   .object({ email: accountEmailSchema, password: newPasswordSchema })
-  .refine((v) => !passwordIsEmail(v.password, v.email), { ...code("password_is_email"), path: ["password"] });
+  .superRefine(strengthCheck("password"));
 
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
@@ -121,8 +110,8 @@ export const passwordChangeRequestSchema = z
       .max(PASSWORD_MAX_LENGTH * 4, code("password_too_long")),
     newPassword: newPasswordSchema,
   })
-  .refine((v) => !passwordIsEmail(v.newPassword, v.email), { ...code("password_is_email"), path: ["newPassword"] })
-  .refine((v) => v.newPassword !== v.currentPassword, { ...code("password_unchanged"), path: ["newPassword"] });
+  .refine((v) => v.newPassword !== v.currentPassword, { ...code("password_unchanged"), path: ["newPassword"] })
+  .superRefine(strengthCheck("newPassword"));
 
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 

@@ -48,9 +48,12 @@ export const account = defineMessages({
       password_too_short: "Пароль слишком короткий: нужно не меньше 10 символов.",
       password_too_long: "Пароль слишком длинный: не больше 200 символов.",
       password_is_email: "Пароль не должен совпадать с адресом почты или именем в нём.",
-      password_too_simple: "Слишком простой пароль: один символ или ряд подряд (aaaa, 1234, qwerty). Лучше фраза из нескольких слов.",
+      password_too_simple:
+        "Слишком простой пароль: повтор или ряд подряд (aaaa, 1234, abc, клавиши в ряд). Лучше фраза из нескольких слов.",
       password_too_common:
-        "Этот пароль слишком распространён: такие пробуют первыми. Придумайте другой, например фразу из нескольких слов.",
+        "Этот пароль слишком распространён или собран из известных слов и цифр: такие пробуют первыми. Придумайте другой, например фразу из нескольких слов.",
+      password_too_weak:
+        "Этот пароль легко подобрать: в нём узнаются дата, год или короткие слова. Добавьте ещё пару слов, не связанных между собой.",
       password_unchanged: "Новый пароль совпадает с текущим.",
       password_wrong: "Текущий пароль неверен.",
       formSummary: "Исправьте отмеченные поля.",
@@ -291,9 +294,11 @@ export const account = defineMessages({
       password_too_long: "That password is too long: at most 200 characters.",
       password_is_email: "The password must not be your e-mail address or the name in it.",
       password_too_simple:
-        "That password is too simple: one character or a run of keys (aaaa, 1234, qwerty). A phrase of a few words works well.",
+        "That password is too simple: a repeat or a run (aaaa, 1234, abc, keys in a row). A phrase of a few words works well.",
       password_too_common:
-        "That password is too common: it is among the first a guesser tries. Choose another, such as a phrase of a few words.",
+        "That password is too common, or made of well-known words and digits: such passwords are tried first. Choose another, such as a phrase of a few words.",
+      password_too_weak:
+        "That password is easy to guess: it is a date, a year or short words. Add a couple of words that have nothing to do with each other.",
       password_unchanged: "The new password is the same as the current one.",
       password_wrong: "The current password is wrong.",
       formSummary: "Fix the marked fields.",
