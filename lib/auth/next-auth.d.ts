@@ -3,6 +3,8 @@ import type { DefaultSession } from "next-auth";
 declare module "next-auth" {
   interface Session {
     user: DefaultSession["user"] & { id: string };
+    /** The JWT's `sv`: what a storefront token issued to this session is tied to. */
+    sessionVersion?: number;
   }
 }
 

@@ -72,6 +72,7 @@ export function getAuthOptions(): NextAuthOptions {
       },
       session({ session, token }) {
         session.user = { id: token.sub ?? "", email: token.email ?? null, name: null };
+        session.sessionVersion = token.sv ?? 0;
         return session;
       },
     },

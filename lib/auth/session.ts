@@ -13,6 +13,8 @@ export interface SessionUser {
   id: string;
   email: string;
   name: string | null;
+  /** The version this session was issued with (lib/auth/session-version.ts), checked current on this read. */
+  sessionVersion: number;
 }
 
 /**
@@ -27,5 +29,6 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(getAuthOptions());
   const id = session?.user?.id;
   if (!id) return null;
-  return findUserById(getDb(), id);
+  const user = await findUserById(getDb(), id);
+  return user ? { ...user, sessionVersion: session.sessionVersion ?? 0 } : null;
 });

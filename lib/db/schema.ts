@@ -306,6 +306,12 @@ export const apiTokens = pgTable(
     purpose: text("purpose", { enum: ["api", "storefront"] })
       .notNull()
       .default("api"),
+    /**
+     * A signed-in shopper's storefront token: the session version (users.session_version) of the
+     * session it was issued to. It works only while the account's version is still this one, so
+     * signing out or changing the password ends it with the session, in the same statement.
+     */
+    sessionVersion: integer("session_version"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -320,6 +326,7 @@ export const apiTokens = pgTable(
     ),
     check("api_tokens_name_length", sql`length(${t.name}) BETWEEN 1 AND 100`),
     check("api_tokens_purpose_known", sql`${t.purpose} IN ('api', 'storefront')`),
+    check("api_tokens_session_storefront_only", sql`${t.sessionVersion} IS NULL OR ${t.purpose} = 'storefront'`),
   ],
 );
 

@@ -97,6 +97,8 @@ export async function authenticateToken(db: Database, presented: string, now = n
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
       guest: isGuestOwner,
+      sessionVersion: apiTokens.sessionVersion,
+      accountSessionVersion: users.sessionVersion,
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
@@ -104,9 +106,13 @@ export async function authenticateToken(db: Database, presented: string, now = n
     .limit(1);
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked" };
+  // A session's token ends with its session: sign-out and a password change move the account on.
+  if (row.sessionVersion !== null && row.sessionVersion !== row.accountSessionVersion) return { ok: false, reason: "revoked" };
   if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: "expired" };
   const token: AuthToken = { id: row.id, userId: row.userId, name: row.name, scopes: row.scopes, purpose: row.purpose, guest: row.guest };
-  if (env.AUTH_CACHE_TTL_MS > 0) {
+  // Not a session's token: no other process would hear of the session ending within the cache's
+  // time, and the session itself is checked against the database on every read too.
+  if (env.AUTH_CACHE_TTL_MS > 0 && row.sessionVersion === null) {
     authCache.delete(hash);
     authCache.set(hash, { token, expiresAt: row.expiresAt, until: now.getTime() + env.AUTH_CACHE_TTL_MS });
     if (authCache.size > AUTH_CACHE_MAX) authCache.delete(authCache.keys().next().value!);
@@ -151,7 +157,15 @@ export interface CreatedToken {
 
 export async function createApiToken(
   db: DbExecutor,
-  input: { userId: string; name: string; scopes: ApiScope[]; expiresAt?: Date | null; purpose?: "api" | "storefront" },
+  input: {
+    userId: string;
+    name: string;
+    scopes: ApiScope[];
+    expiresAt?: Date | null;
+    purpose?: "api" | "storefront";
+    /** A storefront token's session (see apiTokens.sessionVersion). */
+    sessionVersion?: number;
+  },
 ): Promise<CreatedToken> {
   const token = generateToken();
   const [row] = await db
@@ -164,6 +178,7 @@ export async function createApiToken(
       scopes: [...new Set(input.scopes)],
       expiresAt: input.expiresAt ?? null,
       purpose: input.purpose ?? "api",
+      sessionVersion: input.sessionVersion ?? null,
     })
     .returning();
   if (!row) throw new Error("could not create the token");
@@ -233,14 +248,32 @@ async function resolveGuestOwner(db: Database): Promise<string> {
 /**
  * A short-lived token for one browser session of the store's own pages: the pages call the same
  * /api/v1 endpoints as partners do, with this instead of a long-lived secret. A signed-in shopper's
- * token belongs to them (their intents are theirs); a guest's belongs to the storefront's guest
- * owner, and what it makes is visible to that token alone (`ownershipOf`).
+ * token belongs to them (their intents are theirs) and to their session: it carries the session's
+ * version, so it ends when that session does (sign-out, a password change), at once. A guest's
+ * belongs to the storefront's guest owner, and what it makes is visible to that token alone (`ownershipOf`).
  */
-export async function issueStorefrontToken(db: Database, userId: string | null): Promise<{ token: string; expiresAt: Date }> {
+export async function issueStorefrontToken(
+  db: Database,
+  userId: string | null,
+  /** The asking session's version (the JWT's); without it, the account's current one. */
+  sessionVersion?: number,
+): Promise<{ token: string; expiresAt: Date }> {
   const expiresAt = new Date(Date.now() + env.STOREFRONT_TOKEN_TTL_SECONDS * 1000);
-  const create = (owner: string) =>
-    createApiToken(db, { userId: owner, name: "storefront session", scopes: STOREFRONT_SCOPES, expiresAt, purpose: "storefront" });
-  if (userId) return { token: (await create(userId)).token, expiresAt };
+  const create = (owner: string, sessionVersion?: number) =>
+    createApiToken(db, {
+      userId: owner,
+      name: "storefront session",
+      scopes: STOREFRONT_SCOPES,
+      expiresAt,
+      purpose: "storefront",
+      sessionVersion,
+    });
+  if (userId) {
+    // The session's own version, not the account's latest: a request that read its session just
+    // before a sign-out gets a token that is already over, rather than one that outlives it.
+    const version = sessionVersion ?? (await currentSessionVersion(db, userId));
+    return { token: (await create(userId, version)).token, expiresAt };
+  }
   try {
     return { token: (await create(await guestOwnerId(db))).token, expiresAt };
   } catch (err) {
@@ -249,6 +282,11 @@ export async function issueStorefrontToken(db: Database, userId: string | null):
     guestOwners.delete(db);
     return { token: (await create(await guestOwnerId(db))).token, expiresAt };
   }
+}
+
+async function currentSessionVersion(db: Database, userId: string): Promise<number> {
+  const [row] = await db.select({ version: users.sessionVersion }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.version ?? 0;
 }
 
 /** Revokes by id or by display prefix; returns how many tokens were revoked (0 or 1). */

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createDb, createPool } from "@/lib/db/client";
 import { registerUser } from "@/lib/services/users";
 import { Browser } from "./browser";
-import { appQuery } from "./support";
+import { api, appQuery } from "./support";
 
 const base = inject("appBaseUrl");
 const password = "correct horse battery";
@@ -104,6 +104,45 @@ describe("sign-in over HTTP (next-auth credentials)", () => {
 
     expect(await browser.post("/api/auth/signout", { callbackUrl: base })).toEqual({ status: 200, error: null });
     expect(browser.has(SESSION_COOKIE)).toBe(false);
+    expect((await browser.storefrontToken()).owner).toBe("guest");
+  });
+});
+
+describe("a signed-in shopper's storefront token ends with the session", () => {
+  /** A fresh account, signed in, with a storefront token that works. */
+  async function signedInWithToken() {
+    const who = `http-storefront-${crypto.randomBytes(4).toString("hex")}@example.com`;
+    const pool = createPool(inject("appDatabaseUrl"), 1);
+    try {
+      expect((await registerUser(createDb(pool), { email: who, password })).ok).toBe(true);
+    } finally {
+      await pool.end();
+    }
+    const browser = new Browser();
+    expect((await browser.signIn(who, password)).error).toBeNull();
+    const { token, owner } = await browser.storefrontToken();
+    expect(owner).toBe("user");
+    // Used once, so the lookup is in the server's token cache, as a page's requests would leave it.
+    expect((await api("/api/v1/gifts/catalog?limit=1", { token })).status).toBe(200);
+    return { browser, token };
+  }
+
+  it("is refused with 401 at once after signing out", async () => {
+    const { browser, token } = await signedInWithToken();
+    expect(await browser.post("/api/auth/signout", { callbackUrl: base })).toEqual({ status: 200, error: null });
+    const after = await api("/api/v1/gifts/catalog?limit=1", { token });
+    expect([after.status, after.body.reason]).toEqual([401, "token_revoked"]);
+  });
+
+  it("is refused with 401 at once after a password change, and a token of the new session works", async () => {
+    const { browser, token } = await signedInWithToken();
+    const changed = await browser.action("/account", "app/account/actions.ts", "changePasswordAction", [
+      { currentPassword: password, newPassword: "violet tundra ferry oak 8" },
+    ]);
+    expect(changed).toEqual({ ok: true });
+    const after = await api("/api/v1/gifts/catalog?limit=1", { token });
+    expect([after.status, after.body.reason]).toEqual([401, "token_revoked"]);
+    // The change ended this browser's session too: a new token here is a guest's.
     expect((await browser.storefrontToken()).owner).toBe("guest");
   });
 });

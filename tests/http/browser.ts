@@ -1,7 +1,20 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { expect, inject } from "vitest";
 
 const base = inject("appBaseUrl");
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** A server action's id in the build under test, by its file and export (Next's server reference manifest). */
+function actionId(file: string, exportedName: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { filename: string; exportedName: string }>;
+  };
+  const id = Object.entries(manifest.node).find(([, a]) => a.filename === file && a.exportedName === exportedName)?.[0];
+  if (!id) throw new Error(`no server action ${exportedName} in ${file} in this build`);
+  return id;
+}
 
 /** A tiny cookie jar: what a browser would send back to this origin. */
 export class Browser {
@@ -58,6 +71,28 @@ export class Browser {
 
   async session(): Promise<{ user?: { email?: string; id?: string } }> {
     return (await this.fetch("/api/auth/session")).json();
+  }
+
+  /**
+   * Calls a server action as the page's script does (same origin, its id from the build), and
+   * returns what the action returned.
+   */
+  async action<T = unknown>(page: string, file: string, exportedName: string, args: unknown[]): Promise<T> {
+    const res = await this.fetch(page, {
+      method: "POST",
+      headers: {
+        "next-action": actionId(file, exportedName),
+        origin: base,
+        accept: "text/x-component",
+        "content-type": "text/plain;charset=UTF-8",
+      },
+      body: JSON.stringify(args),
+    });
+    expect(res.status).toBe(200);
+    // The RSC payload: line `1:` is the action's return value.
+    const line = (await res.text()).split("\n").find((l) => l.startsWith("1:"));
+    if (!line) throw new Error("the action returned nothing");
+    return JSON.parse(line.slice(2)) as T;
   }
 
   async storefrontToken(): Promise<{ token: string; owner: string }> {

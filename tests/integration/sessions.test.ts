@@ -2,7 +2,8 @@ import type { JWT } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAuthOptions } from "@/lib/auth/options";
 import type { Database } from "@/lib/db/client";
-import { changePassword, registerUser, verifyUserCredentials } from "@/lib/services/users";
+import { authenticateToken, issueStorefrontToken } from "@/lib/services/tokens";
+import { changePassword, endSessions, registerUser, verifyUserCredentials } from "@/lib/services/users";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
 let t: TestDatabase;
@@ -66,5 +67,43 @@ describe("sessions", () => {
   it("end when the account is gone, or never named one", async () => {
     await expect(read({ sub: "00000000-0000-4000-8000-000000000000", sv: 0 })).rejects.toThrow("SessionEnded");
     await expect(read({ sv: 0 })).rejects.toThrow("SessionEnded");
+  });
+});
+
+describe("a signed-in shopper's storefront tokens", () => {
+  const works = async (token: string) => (await authenticateToken(t.db, token)).ok;
+
+  it("end with their session: at sign-out, at a password change, and from every process's cache", async () => {
+    const user = await account("storefront-ends@example.com");
+    const session = await signIn(user);
+    const { token } = await issueStorefrontToken(t.db, user.id, session.sv);
+    expect(await works(token)).toBe(true);
+    // Looked up twice: the second answer would come from the cache if tokens of a session were kept there.
+    expect(await works(token)).toBe(true);
+    await signOutEvent(session);
+    expect(await authenticateToken(t.db, token)).toEqual({ ok: false, reason: "revoked" });
+
+    const again = await signIn(user);
+    const second = await issueStorefrontToken(t.db, user.id, again.sv);
+    expect(await works(second.token)).toBe(true);
+    await changePassword(t.db, user.id, "a brand new phrase");
+    expect(await works(second.token)).toBe(false);
+  });
+
+  it("made for a session that ended while the request was on its way are over from the start", async () => {
+    const user = await account("storefront-late@example.com");
+    const session = await signIn(user);
+    await endSessions(t.db, user.id);
+    const { token } = await issueStorefrontToken(t.db, user.id, session.sv);
+    expect(await authenticateToken(t.db, token)).toEqual({ ok: false, reason: "revoked" });
+  });
+
+  it("without a session named, belong to the account's current one", async () => {
+    const user = await account("storefront-current@example.com");
+    await endSessions(t.db, user.id);
+    const { token } = await issueStorefrontToken(t.db, user.id);
+    expect(await works(token)).toBe(true);
+    await endSessions(t.db, user.id);
+    expect(await works(token)).toBe(false);
   });
 });

@@ -23,7 +23,7 @@ export const POST = withRequestContext(async (request: Request) => {
     return errorResponse(refused.reason, refused.details);
   }
   const user = await getSessionUser();
-  const issued = await issueStorefrontToken(db, user?.id ?? null);
+  const issued = await issueStorefrontToken(db, user?.id ?? null, user?.sessionVersion);
   return Response.json(
     { token: issued.token, expiresAt: issued.expiresAt.toISOString(), owner: user ? "user" : "guest" },
     { headers: { "Cache-Control": "no-store", ...(limit ? rateLimitHeaders(limit) : {}) } },
