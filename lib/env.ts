@@ -197,6 +197,8 @@ const envSchema = z.object({
   RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
   RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Confirmation mails one account may ask for again per strict window (a sign-up's first one is not counted). */
+  RATE_LIMIT_CONFIRMATION_MAIL: z.coerce.number().int().min(1).max(1_000_000).default(3),
   /** Requests per window from every guest storefront token of one address together (each token is free to mint). */
   RATE_LIMIT_GUESTS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Open holds (unpaid intents holding a gear unit or a promo-code use) the store's own pages may have at once (lib/services/holds.ts). */

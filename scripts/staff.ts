@@ -16,7 +16,8 @@ const USAGE = `Usage:
 Roles: admin (everything, staff management), operator (orders, fulfilment, refunds, stock),
 marketer (campaigns, promo codes, reading orders), support (reading orders, resending e-mails).
 When no account has the e-mail, grant makes one and prints its password alone as the last line;
-change it on the account page after signing in.`;
+change it on the account page after signing in. Such an account counts as confirmed. A role on an
+account that exists takes effect once the account has confirmed its address (grant sends the link).`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -37,7 +38,8 @@ async function main(argv: string[]): Promise<void> {
     if (command === "grant") {
       let granted;
       try {
-        granted = await grantStaffRole(db, CLI_ACTOR, email!, values.role as (typeof STAFF_ROLES)[number]);
+        // React Email does not render under this process's react-server condition: the app's worker writes the mail.
+        granted = await grantStaffRole(db, CLI_ACTOR, email!, values.role as (typeof STAFF_ROLES)[number], { deferMail: true });
       } catch (err) {
         if (isDomainError(err, "last_admin")) throw new UsageError("this is the store's last admin; make another admin first");
         throw err;
@@ -49,8 +51,13 @@ async function main(argv: string[]): Promise<void> {
             "sign in at /sign-in and change it on /account.",
         );
         console.log(granted.generatedPassword);
-      } else {
+      } else if (granted.inEffect) {
         console.log(`${granted.email} now has the role ${granted.role}${was}.`);
+      } else {
+        console.log(
+          `${granted.email} now has the role ${granted.role}${was}, waiting: the account has not confirmed its e-mail address, ` +
+            "so the role gives no access until it does. The running app mails it a confirmation link.",
+        );
       }
     } else if (command === "revoke") {
       let role;

@@ -7,10 +7,17 @@ import { clientAddressOf } from "@/lib/api/request-context";
 import { getSessionUser } from "@/lib/auth/session";
 import { limitSignIn } from "@/lib/auth/sign-in-limiter";
 import { getDb } from "@/lib/db/client";
-import { accountFieldErrors, passwordChangeRequestSchema, type ChangePasswordResult } from "@/lib/schemas/account";
+import {
+  accountFieldErrors,
+  passwordChangeRequestSchema,
+  type ChangePasswordResult,
+  type ResendConfirmationResult,
+} from "@/lib/schemas/account";
 import { tokenCreateRequestSchema, type CreateTokenResult, type RevokeTokenResult, type TokenFormField } from "@/lib/schemas/tokens";
 import { isDomainError } from "@/lib/errors";
+import { originFromHeaders } from "@/lib/http/public-origin";
 import { createAccountApiToken } from "@/lib/services/account";
+import { resendEmailConfirmation } from "@/lib/services/email-confirmation";
 import { revokeApiToken, type CreatedToken } from "@/lib/services/tokens";
 import { changePassword, verifyUserCredentials } from "@/lib/services/users";
 import {
@@ -88,6 +95,14 @@ export async function changePasswordAction(input: { currentPassword: string; new
   }
   await changePassword(db, user.id, newPassword);
   return { ok: true };
+}
+
+/** A new confirmation link for the signed-in user's address, within the per-account limit (counted on the server). */
+export async function resendConfirmationAction(): Promise<ResendConfirmationResult> {
+  const user = await getSessionUser();
+  if (!user) return { ok: false, reason: "not_signed_in" };
+  const result = await resendEmailConfirmation(getDb(), user.id, originFromHeaders(await headers()));
+  return result.ok ? result : { ok: false, reason: "rate_limited" };
 }
 
 /**

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { IntentList, type IntentRow } from "@/components/account/intent-list";
 import { PasswordChangeForm } from "@/components/account/password-change-form";
+import { ResendConfirmation } from "@/components/account/resend-confirmation";
 import { SignOutButton } from "@/components/account/sign-out-button";
 import { cardClass, linkClass, secondaryButtonClass } from "@/components/account/styles";
 import { TokenCreateForm } from "@/components/account/token-create-form";
@@ -16,8 +17,10 @@ import { format } from "@/lib/i18n/format";
 import { regionName } from "@/lib/i18n/regions";
 import { getMessages } from "@/lib/i18n/server";
 import { effectiveStatus } from "@/lib/intents/states";
-import { listUserIntents, type UserIntent } from "@/lib/services/account";
+import { orderLinkPath } from "@/lib/orders/link";
+import { listGuestIntentsForAccount, listUserIntents, type UserIntent } from "@/lib/services/account";
 import { listApiTokens } from "@/lib/services/tokens";
+import { isEmailConfirmed } from "@/lib/services/users";
 import { listEndpointDeliveries, listWebhookEndpoints } from "@/lib/services/webhook-endpoints";
 import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
 import {
@@ -25,6 +28,7 @@ import {
   createTokenAction,
   createWebhookEndpointAction,
   deleteWebhookEndpointAction,
+  resendConfirmationAction,
   resendWebhookDeliveryAction,
   revokeTokenAction,
   sendTestWebhookAction,
@@ -112,13 +116,16 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const params = await searchParams;
   const before = typeof params.before === "string" ? params.before : null;
   const db = getDb();
-  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog] = await Promise.all([
+  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog, confirmed, guestIntents] = await Promise.all([
     getMessages(),
     listApiTokens(db, user.id),
     getOrCreateWebhookSecret(db, user.id),
     listUserIntents(db, user.id, { limit: INTENTS_PER_PAGE, before }),
     listWebhookEndpoints(db, user.id),
     listEndpointDeliveries(db, user.id),
+    isEmailConfirmed(db, user.id),
+    // Empty until the address is confirmed: the query itself requires it.
+    listGuestIntentsForAccount(db, user.id, { limit: INTENTS_PER_PAGE }),
   ]);
   const endpointRows: EndpointRow[] = endpoints.map((e) => ({
     id: e.id,
@@ -143,6 +150,8 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const sections = [
     // What a shopper comes for first; the partner's tools follow.
     { id: "orders", title: m.intents.title },
+    ...(confirmed ? [{ id: "guest-orders", title: m.guestOrders.title }] : []),
+    { id: "email", title: m.email.title },
     { id: "tokens", title: m.tokens.title },
     { id: "callbacks", title: m.secret.title },
     { id: "webhooks", title: m.webhooks.title },
@@ -181,6 +190,41 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           olderHref={intents.nextBefore ? `/account?before=${intents.nextBefore}#orders` : null}
           newestHref={before ? "/account#orders" : null}
         />
+      </section>
+
+      {confirmed ? (
+        <section id="guest-orders" aria-labelledby="guest-orders-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+          <h2 id="guest-orders-title" className="text-xl font-semibold">
+            {m.guestOrders.title}
+          </h2>
+          <p className="mt-1 mb-4 text-sm break-words text-slate-300">{format(m.guestOrders.lead, { email: user.email })}</p>
+          <IntentList
+            intents={guestIntents.intents.map((intent) => ({
+              ...intentRow(intent, locale, now),
+              // Read-only: what this page lists for reading, not a guest's unpaid order to pay from here.
+              payable: false,
+              orderHref: orderLinkPath(intent.id),
+            }))}
+            olderHref={null}
+            newestHref={null}
+            emptyText={m.guestOrders.empty}
+          />
+        </section>
+      ) : null}
+
+      <section id="email" aria-labelledby="email-title" className={`${cardClass} mt-6 scroll-mt-4`}>
+        <h2 id="email-title" className="text-xl font-semibold">
+          {m.email.title}
+        </h2>
+        <p className={`mt-1 break-words ${confirmed ? "text-emerald-200" : "text-amber-200"}`}>
+          {format(confirmed ? m.email.confirmed : m.email.unconfirmed, { email: user.email })}
+        </p>
+        {confirmed ? null : (
+          <>
+            <p className="mt-1 max-w-3xl text-sm text-slate-300">{m.email.why}</p>
+            <ResendConfirmation email={user.email} action={resendConfirmationAction} />
+          </>
+        )}
       </section>
 
       <section id="tokens" aria-labelledby="tokens-title" className={`${cardClass} mt-6 scroll-mt-4`}>

@@ -5,6 +5,8 @@ import { clientAddressOf } from "@/lib/api/request-context";
 import { getDb } from "@/lib/db/client";
 import { accountFieldErrors, signUpRequestSchema, type AccountFieldErrors } from "@/lib/schemas/account";
 import { POLICIES, hitRateLimit, rateLimitsEnabled, recordRateLimited } from "@/lib/services/rate-limits";
+import { originFromHeaders } from "@/lib/http/public-origin";
+import { getLocale } from "@/lib/i18n/server";
 import { registerUser } from "@/lib/services/users";
 
 export type SignUpResult = { ok: true } | { ok: false; errors: AccountFieldErrors } | { ok: false; rateLimited: true };
@@ -26,6 +28,7 @@ export async function signUpAction(input: { email: string; password: string }): 
   }
   const parsed = await signUpRequestSchema.safeParseAsync(input);
   if (!parsed.success) return { ok: false, errors: accountFieldErrors(parsed.error) };
-  const result = await registerUser(db, parsed.data);
+  const requestHeaders = await headers();
+  const result = await registerUser(db, parsed.data, { locale: await getLocale(), origin: originFromHeaders(requestHeaders) });
   return result.ok ? { ok: true } : { ok: false, errors: { email: "email_taken" } };
 }

@@ -6,7 +6,7 @@ export function AuthCard({
   footer,
 }: {
   title: string;
-  lead: string;
+  lead?: string;
   children: React.ReactNode;
   footer: React.ReactNode;
 }) {
@@ -14,7 +14,7 @@ export function AuthCard({
     <main id="main" className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
       <div className="rounded-lg border border-slate-800 bg-slate-900/60 p-5 shadow-lg shadow-black/20 sm:p-8">
         <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-        <p className="mt-2 text-sm leading-relaxed text-slate-300">{lead}</p>
+        {lead ? <p className="mt-2 text-sm leading-relaxed text-slate-300">{lead}</p> : null}
         <div className="mt-6">{children}</div>
       </div>
       <p className="mt-6 text-center text-sm text-slate-300">{footer}</p>

@@ -49,6 +49,8 @@ export interface IntentRow {
   canceledAt: string | null;
   expiredAt: string | null;
   callbacks: IntentCallbackRow[];
+  /** The order page's address when the owner's own path would not open it (a guest's order: its signed link). */
+  orderHref?: string;
 }
 
 const statusClass: Record<IntentStatus, string> = {
@@ -71,10 +73,13 @@ export function IntentList({
   intents,
   olderHref,
   newestHref,
+  emptyText,
 }: {
   intents: IntentRow[];
   olderHref: string | null;
   newestHref: string | null;
+  /** Instead of "no orders yet". */
+  emptyText?: string;
 }) {
   const { locale, t } = useI18n();
   const m = t.account.intents;
@@ -94,7 +99,11 @@ export function IntentList({
       .join(" · ");
 
   if (intents.length === 0 && !newestHref) {
-    return <p className="rounded-md border border-dashed border-slate-700 px-4 py-6 text-center text-sm text-slate-300">{m.empty}</p>;
+    return (
+      <p className="rounded-md border border-dashed border-slate-700 px-4 py-6 text-center text-sm text-slate-300">
+        {emptyText ?? m.empty}
+      </p>
+    );
   }
 
   return (
@@ -224,7 +233,7 @@ export function IntentList({
                   </Link>
                 ) : null}
                 <Link
-                  href={orderPagePath(intent.id)}
+                  href={intent.orderHref ?? orderPagePath(intent.id)}
                   aria-label={format(m.orderPageLabel, { title: intent.gameTitle })}
                   className={linkClass}
                 >

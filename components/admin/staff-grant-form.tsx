@@ -9,7 +9,7 @@ import { STAFF_ROLES, type StaffRole } from "@/lib/admin/permissions";
 import { format } from "@/lib/i18n/format";
 import { staffGrantRequestSchema, type StaffGrantRequest } from "@/lib/schemas/staff";
 
-type GrantResult = AdminActionResult<{ email: string; role: StaffRole; generatedPassword: string | null }>;
+type GrantResult = AdminActionResult<{ email: string; role: StaffRole; generatedPassword: string | null; inEffect: boolean }>;
 
 /** Gives a role by e-mail; a password made for a new account is shown once, in a live region. */
 export function StaffGrantForm({ action }: { action: (input: StaffGrantRequest) => Promise<GrantResult> }) {
@@ -21,7 +21,7 @@ export function StaffGrantForm({ action }: { action: (input: StaffGrantRequest) 
   const [pending, setPending] = useState(false);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [done, setDone] = useState<{ email: string; role: StaffRole; password: string | null } | null>(null);
+  const [done, setDone] = useState<{ email: string; role: StaffRole; password: string | null; inEffect: boolean } | null>(null);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -39,7 +39,7 @@ export function StaffGrantForm({ action }: { action: (input: StaffGrantRequest) 
     try {
       const result = await action(parsed.data);
       if (result.ok) {
-        setDone({ email: result.email, role: result.role, password: result.generatedPassword });
+        setDone({ email: result.email, role: result.role, password: result.generatedPassword, inEffect: result.inEffect });
         event.currentTarget?.reset();
         router.refresh();
       } else if (result.param === "email") {
@@ -102,7 +102,7 @@ export function StaffGrantForm({ action }: { action: (input: StaffGrantRequest) 
         {formError ? <p className={fieldErrorClass}>{formError}</p> : null}
         {done ? (
           <div className="rounded-md border border-emerald-700 bg-emerald-950/40 p-3 text-sm text-emerald-100">
-            <p>{format(m.granted, { role: t.admin.roles[done.role], email: done.email })}</p>
+            <p>{format(done.inEffect ? m.granted : m.grantedWaiting, { role: t.admin.roles[done.role], email: done.email })}</p>
             {done.password ? (
               <p className="mt-2">
                 {m.createdPassword} <code className="rounded bg-slate-950 px-2 py-1 font-mono break-all text-white">{done.password}</code>

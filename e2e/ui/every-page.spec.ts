@@ -14,6 +14,7 @@ const pages = [
   { name: "gear", path: "/gear", heading: /./ },
   { name: "sign-in", path: "/sign-in", heading: /./ },
   { name: "sign-up", path: "/sign-up", heading: /./ },
+  { name: "confirm-email-invalid", path: "/confirm-email?token=not-a-token", heading: /./ },
   { name: "api-docs", path: "/docs/api", heading: /./ },
   { name: "not-found", path: "/no-such-page", heading: /./ },
 ];

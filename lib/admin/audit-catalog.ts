@@ -78,6 +78,7 @@ export const AUDIT_FIELDS = [
   "email",
   "role",
   "accountCreated",
+  "waitsForConfirmation",
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 

@@ -281,9 +281,48 @@ export const users = pgTable(
      * password change add one, which ends every session issued before.
      */
     sessionVersion: integer("session_version").notNull().default(0),
+    /**
+     * When the owner proved the mailbox (the link in the confirmation mail), or the staff command
+     * made the account; null until then, and again when the address changes (a trigger). A staff
+     * role counts only once this is set, and guest orders placed with the address show only then.
+     */
+    emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    /** The language of the account's own mail (the confirmation): the page's at sign-up. */
+    locale: text("locale", { enum: LOCALES }).notNull().default("ru"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],
+  (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`), check("users_locale_known", sql`${t.locale} IN ('ru', 'en')`)],
+);
+
+/**
+ * A confirmation link sent to an account's address. The link's token is this id and an HMAC of it
+ * under AUTH_SECRET (lib/auth/confirmation-link.ts): nothing here, nor in the outbox, is enough to
+ * make one. Used once; good until `expires_at`, and only for the address it was sent to.
+ */
+export const emailConfirmations = pgTable(
+  "email_confirmations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    /**
+     * Its mail is still to be written: recorded where React Email cannot render (the staff CLI,
+     * which runs under the react-server condition), and written by the worker, which sends it anyway.
+     */
+    mailPending: boolean("mail_pending").notNull().default(false),
+  },
+  (t) => [
+    index("email_confirmations_user_idx").on(t.userId, t.createdAt),
+    index("email_confirmations_mail_pending_idx")
+      .on(t.createdAt)
+      .where(sql`mail_pending`),
+    check("email_confirmations_expiry", sql`${t.expiresAt} > ${t.createdAt}`),
+  ],
 );
 
 export const apiTokens = pgTable(
@@ -691,7 +730,11 @@ export const webhookAttempts = pgTable(
   (t) => [uniqueIndex("webhook_attempts_delivery_attempt_key").on(t.deliveryId, t.attempt)],
 );
 
-export const MAIL_KINDS = ["receipt", "delivered", "delivery_failed_refunded", "refunded"] as const;
+/** Mail about an order (one of each per intent). */
+export const INTENT_MAIL_KINDS = ["receipt", "delivered", "delivery_failed_refunded", "refunded"] as const;
+/** Mail about the account itself. */
+export const ACCOUNT_MAIL_KINDS = ["email_confirmation"] as const;
+export const MAIL_KINDS = [...INTENT_MAIL_KINDS, ...ACCOUNT_MAIL_KINDS] as const;
 /** `stored`: kept in the database for the app to show, because no SMTP server is configured. */
 export const MAIL_MESSAGE_STATUSES = ["pending", "sent", "stored", "failed"] as const;
 
@@ -703,9 +746,9 @@ export const mailMessages = pgTable(
   "mail_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    intentId: uuid("intent_id")
-      .notNull()
-      .references(() => intents.id, { onDelete: "cascade" }),
+    /** The order an order's mail is about; null for mail about the account (`user_id`). */
+    intentId: uuid("intent_id").references(() => intents.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: MAIL_KINDS }).notNull(),
     recipient: text("recipient").notNull(),
     locale: text("locale", { enum: LOCALES }).notNull(),
@@ -735,7 +778,15 @@ export const mailMessages = pgTable(
     uniqueIndex("mail_messages_message_id_key").on(t.messageId),
     check("mail_messages_attempts", sql`${t.attemptCount} >= 0`),
     check("mail_messages_status_known", sql`${t.status} IN ('pending', 'sent', 'stored', 'failed')`),
-    check("mail_messages_kind_known", sql`${t.kind} IN ('receipt', 'delivered', 'delivery_failed_refunded', 'refunded')`),
+    check(
+      "mail_messages_kind_known",
+      sql`${t.kind} IN ('receipt', 'delivered', 'delivery_failed_refunded', 'refunded', 'email_confirmation')`,
+    ),
+    // An order's mail names its intent; the account's names the account; never both.
+    check(
+      "mail_messages_subject",
+      sql`CASE WHEN ${t.kind} = 'email_confirmation' THEN ${t.intentId} IS NULL AND ${t.userId} IS NOT NULL ELSE ${t.intentId} IS NOT NULL AND ${t.userId} IS NULL END`,
+    ),
     check("mail_messages_locale_known", sql`${t.locale} IN ('ru', 'en')`),
     check("mail_messages_sent_time", sql`(${t.sentAt} IS NOT NULL) = (${t.status} IN ('sent', 'stored'))`),
   ],

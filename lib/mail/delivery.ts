@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
+import { withConfirmationProofs } from "@/lib/auth/confirmation-link";
 import type { Database } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema";
 import { log } from "@/lib/log";
@@ -94,8 +95,9 @@ export async function attemptMail(db: Database, message: ClaimedMail, config: Ma
       from: config.from,
       to: message.recipient,
       subject: message.subject,
-      html: message.html,
-      text: message.text,
+      // A confirmation link's proof is never stored: it is put in here, the same on every attempt.
+      html: withConfirmationProofs(message.html),
+      text: withConfirmationProofs(message.text),
       messageId: message.messageId,
       date: message.createdAt,
       // RFC 3834: no vacation replies to a receipt.

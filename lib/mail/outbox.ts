@@ -4,10 +4,11 @@ import { and, eq } from "drizzle-orm";
 import type { DbExecutor, Transaction } from "@/lib/db/client";
 import { games, gearItems, intents, mailMessages, packages, promoCodes } from "@/lib/db/schema";
 import { configuredOrigin } from "@/lib/http/public-origin";
+import type { Locale } from "@/lib/i18n/config";
 import { orderLinkUrl } from "@/lib/orders/link";
 import { mailDomain } from "./config";
-import type { MailKind } from "./kinds";
-import { renderIntentMail, type IntentMailData } from "./render";
+import type { AccountMailKind, MailKind } from "./kinds";
+import { renderIntentMail, type IntentMailData, type RenderedMail } from "./render";
 
 export interface IntentMailRequest {
   intentId: string;
@@ -50,6 +51,28 @@ export async function enqueueIntentMail(tx: Transaction, request: IntentMailRequ
   const raced = await findMessageId(tx, request);
   if (!raced) throw new Error("the message was not recorded");
   return raced;
+}
+
+/**
+ * Writes a message about the account itself (the e-mail confirmation) into the outbox, already
+ * rendered; like an order's mail, inside the transaction that makes it due. Each call is a new
+ * message: asking for a confirmation again sends another.
+ */
+export async function enqueueAccountMail(
+  tx: Transaction,
+  message: { userId: string; kind: AccountMailKind; recipient: string; locale: Locale; rendered: RenderedMail },
+): Promise<string> {
+  const id = randomUUID();
+  await tx.insert(mailMessages).values({
+    id,
+    userId: message.userId,
+    kind: message.kind,
+    recipient: message.recipient,
+    locale: message.locale,
+    ...message.rendered,
+    messageId: `<${id}@${mailDomain()}>`,
+  });
+  return id;
 }
 
 async function findMessageId(db: DbExecutor, { intentId, kind }: IntentMailRequest): Promise<string | null> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { intlLocale, LOCALES } from "@/lib/i18n/config";
 import { formatRub } from "@/lib/money";
-import { MAIL_KINDS } from "./kinds";
+import { INTENT_MAIL_KINDS as MAIL_KINDS } from "./kinds";
 import { renderIntentMail, type IntentMailData } from "./render";
 
 const intentId = "0b9f6f7e-3c1a-4d2b-9e8f-1a2b3c4d5e6f";

@@ -4,9 +4,10 @@ import { format } from "@/lib/i18n/format";
 import { intlLocale } from "@/lib/i18n/config";
 import { mail } from "@/lib/i18n/messages/mail";
 import { formatRub } from "@/lib/money";
+import { ConfirmationMail, type ConfirmationMailData } from "./templates/confirmation-mail";
 import { IntentMail, mailTitle, type IntentMailData } from "./templates/intent-mail";
 
-export type { IntentMailData };
+export type { ConfirmationMailData, IntentMailData };
 
 export interface RenderedMail {
   subject: string;
@@ -24,4 +25,11 @@ export async function renderIntentMail(data: IntentMailData): Promise<RenderedMa
   const element = <IntentMail data={data} />;
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
   return { subject, html, text };
+}
+
+/** The e-mail confirmation in the account's language (its link's proof still a placeholder). */
+export async function renderConfirmationMail(data: ConfirmationMailData): Promise<RenderedMail> {
+  const element = <ConfirmationMail data={data} />;
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { subject: mail[data.locale].confirmation.subject, html, text };
 }

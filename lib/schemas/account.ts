@@ -148,3 +148,6 @@ export type ChangePasswordResult =
   | { ok: true }
   | { ok: false; reason: "not_signed_in" | "rate_limited" }
   | { ok: false; reason: "invalid_field"; fields: AccountFieldErrors };
+
+/** What the account page's "send the e-mail again" answers: whether a mail went, or why not (catalogue reasons). */
+export type ResendConfirmationResult = { ok: true; sent: boolean } | { ok: false; reason: "not_signed_in" | "rate_limited" };

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Database, DbExecutor } from "@/lib/db/client";
 import {
   apiTokens,
@@ -14,7 +14,7 @@ import {
 } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import type { ApiScope } from "@/lib/schemas/tokens";
-import { createApiToken, type CreatedToken } from "./tokens";
+import { STOREFRONT_GUEST_EMAIL, createApiToken, type CreatedToken } from "./tokens";
 
 export interface IntentCallback {
   id: string;
@@ -78,7 +78,31 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function listUserIntents(
   db: Database,
   userId: string,
-  { limit = 20, before }: { limit?: number; before?: string | null } = {},
+  page: { limit?: number; before?: string | null } = {},
+): Promise<UserIntentPage> {
+  return listIntents(db, eq(apiTokens.userId, userId), page);
+}
+
+/**
+ * The orders a guest placed with the account's address (the checkout's e-mail, `intents.email`),
+ * through the store's own pages without signing in, newest first: only once the account has
+ * confirmed that address, which this query itself requires, so an account registered with someone
+ * else's address never sees their orders.
+ */
+export async function listGuestIntentsForAccount(
+  db: Database,
+  userId: string,
+  page: { limit?: number; before?: string | null } = {},
+): Promise<UserIntentPage> {
+  const guestOwner = sql`(SELECT id FROM ${users} WHERE lower(${users.email}) = ${STOREFRONT_GUEST_EMAIL})`;
+  const confirmedAddress = sql`(SELECT lower(${users.email}) FROM ${users} WHERE ${users.id} = ${userId} AND ${users.emailConfirmedAt} IS NOT NULL)`;
+  return listIntents(db, and(sql`${apiTokens.userId} = ${guestOwner}`, sql`lower(${intents.email}) = ${confirmedAddress}`)!, page);
+}
+
+async function listIntents(
+  db: Database,
+  whose: SQL,
+  { limit = 20, before }: { limit?: number; before?: string | null },
 ): Promise<UserIntentPage> {
   const after =
     before && UUID.test(before)
@@ -118,7 +142,7 @@ export async function listUserIntents(
     .innerJoin(games, eq(games.appId, intents.appId))
     .leftJoin(packages, eq(packages.packageId, intents.packageId))
     .leftJoin(gearItems, eq(gearItems.id, intents.gearItemId))
-    .where(and(eq(apiTokens.userId, userId), after))
+    .where(and(whose, after))
     .orderBy(desc(intents.createdAt), desc(intents.id))
     .limit(limit + 1);
 

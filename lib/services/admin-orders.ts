@@ -605,7 +605,8 @@ export async function getAdminOrderTimeline(db: DbExecutor, order: AdminOrder): 
       type: "mail" as const,
       at: m.createdAt,
       id: m.id,
-      kind: m.kind,
+      // Found by its intent, so an order's mail (the database's mail_messages_subject check).
+      kind: m.kind as MailKind,
       recipient: m.recipient,
       status: m.status,
       attemptCount: m.attemptCount,

@@ -11,7 +11,7 @@ import { LeasedRateLimiter } from "./rate-limit-leases";
 
 export interface RateLimitPolicy {
   /** Named in RateLimit-Policy and in the metrics. */
-  name: "token" | "ip" | "guests" | "signin" | "promo";
+  name: "token" | "ip" | "guests" | "signin" | "promo" | "confirmation_mail";
   limit: number;
   windowSeconds: number;
 }
@@ -30,6 +30,12 @@ export const POLICIES = {
   guests: { name: "guests", limit: env.RATE_LIMIT_GUESTS_PER_IP, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
   signin: { name: "signin", limit: env.RATE_LIMIT_SIGNIN, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
   promo: { name: "promo", limit: env.RATE_LIMIT_PROMO, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
+  /** Asking for the confirmation mail again, per account: its owner's inbox is not a target. */
+  confirmationMail: {
+    name: "confirmation_mail",
+    limit: env.RATE_LIMIT_CONFIRMATION_MAIL,
+    windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS,
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export const rateLimitsEnabled = (): boolean => env.RATE_LIMITS === "on";

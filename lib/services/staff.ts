@@ -1,12 +1,13 @@
 import "server-only";
 import crypto from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { StaffRole } from "@/lib/admin/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import type { Database, Transaction } from "@/lib/db/client";
 import { staffMembers, users } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import { recordAudit, type Actor } from "./audit";
+import { sendEmailConfirmation } from "./email-confirmation";
 import { STOREFRONT_GUEST_EMAIL } from "./tokens";
 
 export interface StaffMember {
@@ -15,11 +16,25 @@ export interface StaffMember {
   role: StaffRole;
   grantedAt: Date;
   grantedBy: string;
+  /** The account has confirmed its address: until then the role is granted but waits. */
+  confirmed: boolean;
 }
 
-/** The staff role of this account, or null for a shopper. Read on every back-office request. */
+/** A role counts only on an account that proved its address (see email-confirmation.ts). */
+const roleInEffect = sql`${users.emailConfirmedAt} IS NOT NULL`;
+
+/**
+ * The staff role this account may use now, or null: a shopper, or a role that waits for the
+ * account to confirm its address (it may have been registered by someone else before the grant).
+ * Read on every back-office request; every permission check goes through it.
+ */
 export async function findStaffRole(db: Database, userId: string): Promise<StaffRole | null> {
-  const [row] = await db.select({ role: staffMembers.role }).from(staffMembers).where(eq(staffMembers.userId, userId)).limit(1);
+  const [row] = await db
+    .select({ role: staffMembers.role })
+    .from(staffMembers)
+    .innerJoin(users, eq(users.id, staffMembers.userId))
+    .where(and(eq(staffMembers.userId, userId), roleInEffect))
+    .limit(1);
   return row?.role ?? null;
 }
 
@@ -31,6 +46,7 @@ export async function listStaff(db: Database): Promise<StaffMember[]> {
       role: staffMembers.role,
       grantedAt: staffMembers.grantedAt,
       grantedBy: staffMembers.grantedBy,
+      confirmed: sql<boolean>`${roleInEffect}`,
     })
     .from(staffMembers)
     .innerJoin(users, eq(users.id, staffMembers.userId))
@@ -44,6 +60,12 @@ export interface GrantResult {
   previousRole: StaffRole | null;
   /** Set only when the account was made by this grant: shown once, to be changed on the account page. */
   generatedPassword: string | null;
+  /**
+   * False when the account existed unconfirmed: the role waits until its owner confirms the
+   * address, and the grant (re)sent the confirmation mail. An account the grant made counts as
+   * confirmed: it did not exist, so nobody registered it first, and its password goes to the operator.
+   */
+  inEffect: boolean;
 }
 
 /** 18 random bytes in base64url: 24 characters, well past the sign-up rules. */
@@ -56,7 +78,14 @@ function generatePassword(): string {
  * made with a generated password, returned once. Taking the last admin's role away is refused, so the
  * store never locks itself out of its own back office.
  */
-export async function grantStaffRole(db: Database, actor: Actor, email: string, role: StaffRole): Promise<GrantResult> {
+export async function grantStaffRole(
+  db: Database,
+  actor: Actor,
+  email: string,
+  role: StaffRole,
+  /** For the confirmation mail an unconfirmed account gets (see sendEmailConfirmation). */
+  options: { origin?: string; deferMail?: boolean } = {},
+): Promise<GrantResult> {
   const address = email.trim();
   if (address.toLowerCase() === STOREFRONT_GUEST_EMAIL)
     throw new DomainError("invalid_field", { message: "that address is reserved" }, "email");
@@ -71,9 +100,12 @@ export async function grantStaffRole(db: Database, actor: Actor, email: string, 
 
   return db.transaction(async (tx) => {
     await lockStaff(tx);
-    await tx.insert(users).values({ email: address, passwordHash }).onConflictDoNothing();
+    await tx
+      .insert(users)
+      .values({ email: address, passwordHash, emailConfirmedAt: generatedPassword ? sql`now()` : null })
+      .onConflictDoNothing();
     const [user] = await tx
-      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, confirmedAt: users.emailConfirmedAt })
       .from(users)
       .where(sql`lower(${users.email}) = lower(${address})`)
       .limit(1);
@@ -82,6 +114,8 @@ export async function grantStaffRole(db: Database, actor: Actor, email: string, 
     const madeHere = generatedPassword !== null && user.passwordHash === passwordHash;
     const [before] = await tx.select().from(staffMembers).where(eq(staffMembers.userId, user.id));
     if (before?.role === "admin" && role !== "admin") await assertAnotherAdmin(tx, user.id);
+    const inEffect = user.confirmedAt !== null;
+    if (!inEffect) await sendEmailConfirmation(tx, user.id, options);
     await tx
       .insert(staffMembers)
       .values({ userId: user.id, role, grantedBy: actor.label })
@@ -91,7 +125,7 @@ export async function grantStaffRole(db: Database, actor: Actor, email: string, 
       targetType: "user",
       targetId: user.id,
       before: before ? { email: user.email, role: before.role } : null,
-      after: { email: user.email, role, accountCreated: madeHere },
+      after: { email: user.email, role, accountCreated: madeHere, ...(inEffect ? {} : { waitsForConfirmation: true }) },
     });
     return {
       userId: user.id,
@@ -99,6 +133,7 @@ export async function grantStaffRole(db: Database, actor: Actor, email: string, 
       role,
       previousRole: before?.role ?? null,
       generatedPassword: madeHere ? generatedPassword : null,
+      inEffect,
     };
   });
 }
@@ -126,12 +161,16 @@ export async function revokeStaffRole(db: Database, actor: Actor, email: string)
   });
 }
 
-/** Refuses when no admin but `userId` would remain; called under lockStaff. */
+/**
+ * Refuses when no admin but `userId` would remain; called under lockStaff. An admin whose role
+ * waits for a confirmation does not count: the store could be left with nobody able to sign in as admin.
+ */
 async function assertAnotherAdmin(tx: Transaction, userId: string): Promise<void> {
   const others = await tx
     .select({ userId: staffMembers.userId })
     .from(staffMembers)
-    .where(sql`${staffMembers.role} = 'admin' AND ${staffMembers.userId} <> ${userId}`);
+    .innerJoin(users, eq(users.id, staffMembers.userId))
+    .where(and(sql`${staffMembers.role} = 'admin' AND ${staffMembers.userId} <> ${userId}`, roleInEffect));
   if (others.length === 0) throw new DomainError("last_admin", {});
 }
 

@@ -3,7 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import { burnVerification, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/password";
 import type { Database } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import type { Locale } from "@/lib/i18n/config";
 import type { SignInRequest, SignUpRequest } from "@/lib/schemas/account";
+import { sendEmailConfirmation } from "./email-confirmation";
 import { STOREFRONT_GUEST_EMAIL } from "./tokens";
 
 export interface AccountUser {
@@ -15,20 +17,36 @@ export interface AccountUser {
 const accountColumns = { id: users.id, email: users.email, name: users.name };
 
 /**
- * A new account with a password. An e-mail already on file, in any letter case and whether or not
+ * A new account with a password, and the mail that confirms its address (in the account's
+ * language), in one transaction. An e-mail already on file, in any letter case and whether or not
  * it has a password (owners the token CLI made have none), is refused: claiming it here without
  * proving the mailbox would hand over someone else's tokens and intents.
  */
 export async function registerUser(
   db: Database,
   input: SignUpRequest,
+  options: { locale?: Locale; origin?: string } = {},
 ): Promise<{ ok: true; user: AccountUser } | { ok: false; reason: "email_taken" }> {
   // Reserved even before the first guest makes it exist: its owner holds every guest's intents.
   if (input.email.toLowerCase() === STOREFRONT_GUEST_EMAIL) return { ok: false, reason: "email_taken" };
   const passwordHash = await hashPassword(input.password);
-  // The unique index on lower(email) decides races between two sign-ups of one address.
-  const [row] = await db.insert(users).values({ email: input.email, passwordHash }).onConflictDoNothing().returning(accountColumns);
-  return row ? { ok: true, user: row } : { ok: false, reason: "email_taken" };
+  return db.transaction(async (tx) => {
+    // The unique index on lower(email) decides races between two sign-ups of one address.
+    const [row] = await tx
+      .insert(users)
+      .values({ email: input.email, passwordHash, locale: options.locale })
+      .onConflictDoNothing()
+      .returning(accountColumns);
+    if (!row) return { ok: false, reason: "email_taken" } as const;
+    await sendEmailConfirmation(tx, row.id, { origin: options.origin });
+    return { ok: true, user: row } as const;
+  });
+}
+
+/** Whether the account has confirmed its address (lib/services/email-confirmation.ts). */
+export async function isEmailConfirmed(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db.select({ at: users.emailConfirmedAt }).from(users).where(eq(users.id, userId)).limit(1);
+  return Boolean(row?.at);
 }
 
 /** The account these credentials open, or null; both failures take the same time. */

@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { configuredOrigin } from "@/lib/http/public-origin";
 import { log } from "@/lib/log";
 import { purgeExpiredIdempotencyKeys } from "@/lib/api/idempotency";
+import { writePendingConfirmationMails } from "@/lib/services/email-confirmation";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
 import { purgeExpiredRateLimits } from "@/lib/services/rate-limits";
 import { mailConfigFromEnv } from "@/lib/mail/config";
@@ -21,6 +22,12 @@ export function backgroundJobs(db: Database): BackgroundJob[] {
   return [
     webhookDeliveryJob(db, deliveryConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
     mailJob(db, mailConfigFromEnv(), { pollMs: env.WORKER_POLL_MS }),
+    // Confirmation mails recorded by the staff CLI, which cannot render them itself.
+    {
+      name: "confirmation-mail",
+      intervalMs: env.WORKER_POLL_MS,
+      run: async () => (await writePendingConfirmationMails(db, { limit: 50, origin: configuredOrigin() })) === 50,
+    },
     // Paid orders on their way to the recipient (automatic delivery providers).
     deliveryJob(db, { pollMs: env.WORKER_POLL_MS }),
     // Records expiries (stock and the public status never wait for it) and gives promo uses back.

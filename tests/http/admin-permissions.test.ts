@@ -32,10 +32,11 @@ let receiver: Receiver;
 
 async function account(viewer: Exclude<Viewer, "guest">): Promise<Browser> {
   const email = `${viewer}-${crypto.randomBytes(4).toString("hex")}@perm.example.com`;
-  const [user] = await appQuery<{ id: string }>("INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id", [
-    email,
-    await hashPassword(PASSWORD),
-  ]);
+  // Confirmed: a role counts only on an account that proved its address (tests/http/email-confirmation.test.ts).
+  const [user] = await appQuery<{ id: string }>(
+    "INSERT INTO users (email, password_hash, email_confirmed_at) VALUES ($1, $2, now()) RETURNING id",
+    [email, await hashPassword(PASSWORD)],
+  );
   if (viewer !== "shopper") {
     await appQuery("INSERT INTO staff_members (user_id, role, granted_by) VALUES ($1, $2, 'test')", [user!.id, viewer]);
   }

@@ -117,9 +117,13 @@ export default async function MailPage({ searchParams }: { searchParams: AdminSe
                     {msg.lastError ? <p className="text-xs break-words text-red-200">{msg.lastError}</p> : null}
                   </td>
                   <td className={tdClass}>
-                    <Link href={`/admin/orders/${msg.intentId}`} className={linkClass}>
-                      {msg.intentId.slice(0, 8)}
-                    </Link>
+                    {msg.intentId ? (
+                      <Link href={`/admin/orders/${msg.intentId}`} className={linkClass}>
+                        {msg.intentId.slice(0, 8)}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
                   </td>
                 </tr>
               ))}

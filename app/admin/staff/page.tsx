@@ -57,6 +57,9 @@ export default async function StaffPage() {
                     {m.role}
                   </th>
                   <th scope="col" className={thClass}>
+                    {m.status}
+                  </th>
+                  <th scope="col" className={thClass}>
                     {m.grantedAt}
                   </th>
                   <th scope="col" className={thClass}>
@@ -76,6 +79,16 @@ export default async function StaffPage() {
                     </td>
                     <td className={tdClass}>
                       <span className={badgeClass}>{t.admin.roles[member.role]}</span>
+                    </td>
+                    <td className={tdClass}>
+                      {member.confirmed ? (
+                        <span className="text-emerald-300">{m.inEffect}</span>
+                      ) : (
+                        <>
+                          <span className="font-semibold text-amber-200">{m.waiting}</span>
+                          <p className="text-xs text-slate-400">{m.waitingHint}</p>
+                        </>
+                      )}
                     </td>
                     <td className={tdClass}>{dateTime.format(member.grantedAt)}</td>
                     <td className={`${tdClass} break-all`}>{member.grantedBy}</td>

@@ -53,8 +53,15 @@ export const admin = defineMessages({
       grantedAt: "Выдана",
       grantedBy: "Кем",
       grant: "Выдать роль",
-      grantHint: "Если аккаунта с таким адресом нет, он будет создан с одноразовым паролем, который покажем один раз.",
+      grantHint:
+        "Если аккаунта с таким адресом нет, он будет создан с одноразовым паролем, который покажем один раз. Роль на уже существующем аккаунте начнёт действовать, когда его владелец подтвердит почту.",
       granted: "Роль «{role}» выдана {email}.",
+      grantedWaiting:
+        "Роль «{role}» выдана {email}, но начнёт действовать, только когда владелец аккаунта подтвердит адрес: мы отправили ему письмо со ссылкой.",
+      status: "Состояние",
+      inEffect: "действует",
+      waiting: "ждёт подтверждения почты",
+      waitingHint: "Аккаунт не подтвердил адрес: до подтверждения роль не даёт доступа.",
       createdPassword: "Аккаунт создан. Пароль (покажем только сейчас, попросите сменить его на странице аккаунта):",
       revoke: "Забрать роль",
       revokeConfirm: "Забрать роль у {email}?",
@@ -157,6 +164,7 @@ export const admin = defineMessages({
         email: "E-mail",
         role: "Роль",
         accountCreated: "Аккаунт создан",
+        waitsForConfirmation: "Ждёт подтверждения почты",
       } satisfies Record<AuditField, string>,
     },
     table: {
@@ -218,8 +226,15 @@ export const admin = defineMessages({
       grantedAt: "Granted",
       grantedBy: "By",
       grant: "Give the role",
-      grantHint: "When no account has this address, one is made with a one-time password, shown once.",
+      grantHint:
+        "When no account has this address, one is made with a one-time password, shown once. A role on an existing account takes effect once its owner confirms the address.",
       granted: "The {role} role was given to {email}.",
+      grantedWaiting:
+        "The {role} role was given to {email}, but it takes effect only once the account's owner confirms the address: we sent them a link.",
+      status: "State",
+      inEffect: "in effect",
+      waiting: "waiting for the e-mail confirmation",
+      waitingHint: "The account has not confirmed its address: until it does, the role gives no access.",
       createdPassword: "Account created. Its password (shown only now; ask them to change it on the account page):",
       revoke: "Take the role away",
       revokeConfirm: "Take the role away from {email}?",
@@ -322,6 +337,7 @@ export const admin = defineMessages({
         email: "E-mail",
         role: "Role",
         accountCreated: "Account created",
+        waitsForConfirmation: "Waits for the e-mail confirmation",
       },
     },
     table: {

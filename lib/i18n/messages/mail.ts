@@ -58,6 +58,19 @@ export const mail = defineMessages({
       hint: "Заказ всегда можно открыть по этой ссылке; не пересылайте её другим.",
     },
     footer: "Письмо отправлено на {email}, потому что на этот адрес оформлен заказ в GiftKey. Отвечать на него не нужно.",
+    confirmation: {
+      subject: "Подтвердите адрес почты в GiftKey",
+      preview: "Одна кнопка — и адрес {email} подтверждён.",
+      heading: "Подтвердите адрес почты",
+      intro:
+        "На адрес {email} зарегистрирован аккаунт в GiftKey. Подтвердите, что это ваш адрес: тогда в кабинете появятся заказы, оформленные на него без входа, а роль сотрудника, если её выдадут, начнёт действовать.",
+      button: "Подтвердить адрес",
+      hint: "Кнопка не открывается? Скопируйте ссылку в браузер:",
+      expires: "Ссылка действует {hours} часов и только один раз. Новую можно отправить из кабинета.",
+      notYou:
+        "Если вы не регистрировались в GiftKey, ничего не делайте: без подтверждения аккаунт не получит доступа ни к чему, что связано с вашим адресом.",
+      footer: "Письмо отправлено на {email}, потому что с этим адресом зарегистрировались в GiftKey. Отвечать на него не нужно.",
+    },
   },
   en: {
     brand: "GiftKey",
@@ -112,5 +125,18 @@ export const mail = defineMessages({
       hint: "This link always opens your order; do not share it.",
     },
     footer: "Sent to {email} because an order at GiftKey was placed with this address. No need to reply.",
+    confirmation: {
+      subject: "Confirm your e-mail address at GiftKey",
+      preview: "One button, and {email} is confirmed.",
+      heading: "Confirm your e-mail address",
+      intro:
+        "An account at GiftKey was registered with {email}. Confirm that the address is yours: your account will then show the orders placed with it without signing in, and a staff role, if you are given one, will take effect.",
+      button: "Confirm the address",
+      hint: "If the button does not open, copy this link into your browser:",
+      expires: "The link works for {hours} hours and only once. You can send a new one from your account page.",
+      notYou:
+        "If you did not sign up at GiftKey, do nothing: without confirmation the account gets access to nothing tied to your address.",
+      footer: "Sent to {email} because someone signed up at GiftKey with this address. No need to reply.",
+    },
   },
 });

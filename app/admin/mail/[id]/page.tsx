@@ -48,12 +48,14 @@ export default async function MailMessagePage({ params }: { params: Promise<{ id
         {message.sentAt ? row(m.sentAt, <LocalTime value={message.sentAt.toISOString()} />) : null}
         {row(m.attempts, String(message.attemptCount))}
         {message.lastError ? row(m.lastError, message.lastError) : null}
-        {row(
-          m.order,
-          <Link href={`/admin/orders/${message.intentId}`} className={linkClass}>
-            {message.intentId}
-          </Link>,
-        )}
+        {message.intentId
+          ? row(
+              m.order,
+              <Link href={`/admin/orders/${message.intentId}`} className={linkClass}>
+                {message.intentId}
+              </Link>,
+            )
+          : null}
         {row(m.messageId, message.messageId)}
       </dl>
       <h2 className="text-lg font-semibold text-white">{m.htmlPart}</h2>

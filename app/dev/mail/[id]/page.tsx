@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { withConfirmationProofs } from "@/lib/auth/confirmation-link";
 import { getDb } from "@/lib/db/client";
 import { getMail } from "@/lib/mail/kept";
 import { requireDevMailAccess } from "../access";
@@ -14,7 +15,10 @@ export default async function DevMailMessagePage({ params }: { params: Promise<{
   const { id } = await params;
   const message = await getMail(getDb(), id);
   if (!message) notFound();
-  const srcDoc = message.html.replace(/<head>/i, '<head><base target="_blank">');
+  // As the SMTP server would have received it: with a confirmation link's proof (never stored).
+  const html = withConfirmationProofs(message.html);
+  const text = withConfirmationProofs(message.text);
+  const srcDoc = html.replace(/<head>/i, '<head><base target="_blank">');
   return (
     <main id="main" className="mx-auto w-full max-w-5xl px-4 py-8">
       <p>
@@ -34,8 +38,8 @@ export default async function DevMailMessagePage({ params }: { params: Promise<{
         <dd className="tabular-nums">{message.createdAt.toISOString()}</dd>
         <dt className="text-slate-400">Message-ID</dt>
         <dd className="break-all">{message.messageId}</dd>
-        <dt className="text-slate-400">Intent</dt>
-        <dd className="break-all">{message.intentId}</dd>
+        <dt className="text-slate-400">About</dt>
+        <dd className="break-all">{message.intentId ? `intent ${message.intentId}` : "the account"}</dd>
       </dl>
       <h2 className="mt-6 text-lg font-semibold">HTML part</h2>
       <iframe
@@ -46,7 +50,7 @@ export default async function DevMailMessagePage({ params }: { params: Promise<{
       />
       <h2 className="mt-6 text-lg font-semibold">Text part</h2>
       <pre className="mt-2 rounded-md border border-slate-700 bg-slate-900 p-4 text-sm [overflow-wrap:anywhere] whitespace-pre-wrap">
-        {message.text}
+        {text}
       </pre>
     </main>
   );
