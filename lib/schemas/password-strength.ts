@@ -4,8 +4,10 @@ import type { Match, ZxcvbnFactory } from "@zxcvbn-ts/core";
 // it finds the dictionary words (common passwords, English words and names, our Russian list),
 // keyboard walks, runs, repeats, dates and the account's own e-mail in a password, with l33t
 // swaps and capitals, and estimates the guesses an attacker who knows those patterns needs. Its
-// dictionaries are large (about 1.6 MB of script), so they load on first use: the server's first
-// check, and in the browser when a password field is first focused, never with the page.
+// dictionaries load on first use: the server's first check, and in the browser when a password
+// form is first focused, never with the page. The browser leaves out the English word lists
+// (600 of the 820 KiB it would fetch): fewer dictionaries only ever find more guesses, so the form
+// refuses a subset of what the server does, early, and the server, with every list, has the last word.
 
 /**
  * zxcvbn's score 4, at least 10^10 guesses ("strong protection from an offline slow-hash attack").
@@ -28,11 +30,11 @@ export function loadPasswordEstimator(): Promise<ZxcvbnFactory> {
     const [{ ZxcvbnFactory }, common, en, ru] = await Promise.all([
       import("@zxcvbn-ts/core"),
       import("@zxcvbn-ts/language-common"),
-      import("@zxcvbn-ts/language-en"),
+      typeof window === "undefined" ? import("@zxcvbn-ts/language-en") : null,
       import("./passwords-ru"),
     ]);
     return new ZxcvbnFactory({
-      dictionary: { ...common.dictionary, ...en.dictionary, "passwords-ru": [...ru.RUSSIAN_PASSWORD_WORDS] },
+      dictionary: { ...common.dictionary, ...en?.dictionary, "passwords-ru": [...ru.RUSSIAN_PASSWORD_WORDS] },
       graphs: { ...common.adjacencyGraphs, jcuken: ru.russianKeyboard(common.adjacencyGraphs.qwerty) },
       maxLength: ESTIMATED_LENGTH,
       l33tMaxSubstitutions: 20,

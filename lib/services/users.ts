@@ -25,7 +25,8 @@ const accountColumns = { id: users.id, email: users.email, name: users.name };
 export async function registerUser(
   db: Database,
   input: SignUpRequest,
-  options: { locale?: Locale; origin?: string } = {},
+  /** `origin` and `deferMail` as for sendEmailConfirmation (a script under the react-server condition defers). */
+  options: { locale?: Locale; origin?: string; deferMail?: boolean } = {},
 ): Promise<{ ok: true; user: AccountUser } | { ok: false; reason: "email_taken" }> {
   // Reserved even before the first guest makes it exist: its owner holds every guest's intents.
   if (input.email.toLowerCase() === STOREFRONT_GUEST_EMAIL) return { ok: false, reason: "email_taken" };
@@ -38,7 +39,7 @@ export async function registerUser(
       .onConflictDoNothing()
       .returning(accountColumns);
     if (!row) return { ok: false, reason: "email_taken" } as const;
-    await sendEmailConfirmation(tx, row.id, { origin: options.origin });
+    await sendEmailConfirmation(tx, row.id, { origin: options.origin, deferMail: options.deferMail });
     return { ok: true, user: row } as const;
   });
 }
