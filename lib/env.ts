@@ -18,7 +18,13 @@ const IMAGE_HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[
  */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** What the app connects as: a role that owns nothing (lib/db/roles.ts). */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The owner, for migrations, the seed and the operator CLIs (which grant DATABASE_URL's role its
+   * privileges after migrating); unset, they use DATABASE_URL. The server processes never get it.
+   */
+  DATABASE_OWNER_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Absolute origin used in links the API hands out (cover images, docs). */
   PUBLIC_BASE_URL: z.string().url().optional(),
