@@ -242,6 +242,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Bearer token for GET /api/metrics (Prometheus); the endpoint is 404 while it is unset. */
   METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  /**
+   * Distinct campaigns whose visits a day keeps apart (campaign_visits); the visits of every further
+   * campaign that day are counted together in one row, so made-up campaign names cannot grow the table.
+   */
+  CAMPAIGNS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Size of the generated demo catalog seeded into an empty database. */
   DEMO_GAMES: z.coerce.number().int().min(10).max(1_000_000).default(3000),
 });
