@@ -56,17 +56,10 @@ function servedOverHttps(request: NextRequest): boolean {
   return request.nextUrl.protocol === "https:";
 }
 
-// Pages only: never the API (JSON, no CSP), static assets or covers, nor a router prefetch (its
-// answer is not a document, and a prefetched link is not a visit). Literals only: Next reads the
-// matcher at build time.
+// Pages only: never the API (JSON, no CSP), static assets or covers. Every request for a page,
+// whatever it is marked (Purpose, Sec-Purpose, Next-Router-Prefetch): a prefetched page is shown
+// as it was fetched, so it needs its headers as much as any. Literals only: Next reads the matcher
+// at build time.
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static/|_next/image|covers/|favicon\\.ico).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!api/|_next/static/|_next/image|covers/|favicon\\.ico).*)"],
 };
