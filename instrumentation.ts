@@ -8,6 +8,9 @@ export async function register() {
   installPeerAddressForwarding();
   const { installMethodGuard } = await import("@/lib/http/method-guard");
   installMethodGuard();
+  // Wraps the hooks above, so a path that does not decode is answered before anything reads it.
+  const { installPathGuard } = await import("@/lib/http/path-guard");
+  installPathGuard();
   const { checkStartupConfiguration } = await import("@/lib/startup");
   checkStartupConfiguration();
   // In a cluster the primary asks every server process for its metrics at each scrape; Next loads a
