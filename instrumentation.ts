@@ -1,6 +1,7 @@
 // Runs once when a Next.js server starts: the client-address forwarding the rate limits rely on, the
-// 405 for methods Next does not route, the 400 for paths that do not decode, the configuration
-// check, the background worker (callbacks, sweeps), one per instance, and campaign visit counting.
+// 405 for methods Next does not route, the mark on prefetches that proxy.ts reads, the 400 for paths
+// that do not decode, the configuration check, the background worker (callbacks, sweeps), one per
+// instance, and campaign visit counting.
 export async function register() {
   // NEXT_RUNTIME is set by Next itself (not configuration); all of this needs Node, not the edge runtime.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -8,6 +9,8 @@ export async function register() {
   installPeerAddressForwarding();
   const { installMethodGuard } = await import("@/lib/http/method-guard");
   installMethodGuard();
+  const { installPrefetchMark } = await import("@/lib/http/prefetch-mark");
+  installPrefetchMark();
   // Wraps the hooks above, so a path that does not decode is answered before anything reads it.
   const { installPathGuard } = await import("@/lib/http/path-guard");
   installPathGuard();

@@ -3,6 +3,7 @@ import { errorResponse } from "@/lib/api/errors";
 import { ATTRIBUTION_COOKIE, ATTRIBUTION_MAX_AGE_SECONDS, attributionCookieFor } from "@/lib/attribution";
 import { isPrefetch } from "@/lib/campaigns/visits";
 import { env } from "@/lib/env";
+import { PREFETCH_MARK } from "@/lib/http/request-marks";
 import { isForeignServerAction } from "@/lib/http/same-origin";
 import { createNonce, pageSecurityHeaders } from "@/lib/security-headers";
 
@@ -35,7 +36,9 @@ export function proxy(request: NextRequest) {
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   response.headers.set("X-Request-Id", requestId);
 
-  const value = isPrefetch(request.headers) ? null : attributionCookieFor(request.nextUrl.searchParams, new Date());
+  // Next hides its router's headers from the proxy: the HTTP server marks a router prefetch for it.
+  const prefetch = request.headers.get(PREFETCH_MARK) === "1" || isPrefetch(request.headers);
+  const value = prefetch ? null : attributionCookieFor(request.nextUrl.searchParams, new Date());
   if (value) {
     response.cookies.set(ATTRIBUTION_COOKIE, value, {
       path: "/",

@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
-import { BAD_PATH_HEADER } from "@/lib/http/bad-path";
+import { BAD_PATH_HEADER } from "@/lib/http/request-marks";
 import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 

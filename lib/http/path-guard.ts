@@ -4,7 +4,7 @@ import https from "node:https";
 import { messageOf, statusOf } from "@/lib/api/reasons";
 import type { ErrorBody } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { BAD_PATH_HEADER, BAD_PATH_PAGE } from "./bad-path";
+import { BAD_PATH_HEADER, BAD_PATH_PAGE } from "./request-marks";
 
 const installed = globalThis as unknown as { gkPathGuard?: boolean };
 
