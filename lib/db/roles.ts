@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import pg from "pg";
 
 // The app's database role: what the running app (server processes, their worker, the storefront)
@@ -24,9 +25,12 @@ export interface AppRole {
 export function appRoleFor(database: string): string {
   const name = `${database}_app`;
   if (Buffer.byteLength(name) <= 63) return name;
-  let hash = 0;
-  for (const char of name) hash = (Math.imul(hash, 31) + char.codePointAt(0)!) >>> 0;
-  return `${hash.toString(36)}_${name.slice(-50)}`;
+  let tail = "";
+  for (const char of [...name].reverse()) {
+    if (Buffer.byteLength(char + tail) > 50) break;
+    tail = char + tail;
+  }
+  return `${crypto.createHash("sha256").update(name).digest("hex").slice(0, 12)}_${tail}`;
 }
 
 /** The user name a connection URL logs in as. */
