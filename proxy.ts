@@ -1,19 +1,20 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { errorResponse } from "@/lib/api/errors";
 import { ATTRIBUTION_COOKIE, ATTRIBUTION_MAX_AGE_SECONDS, attributionCookieFor } from "@/lib/attribution";
-import { bufferVisit, campaignVisitOf } from "@/lib/campaigns/visits";
+import { isPrefetch } from "@/lib/campaigns/visits";
 import { env } from "@/lib/env";
+import { PREFETCH_MARK } from "@/lib/http/request-marks";
 import { isForeignServerAction } from "@/lib/http/same-origin";
 import { createNonce, pageSecurityHeaders } from "@/lib/security-headers";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-// Every page: a Content Security Policy with a fresh nonce (Next reads it from the request's
-// header and puts it on its own scripts), the other security headers and a request id. And it
-// remembers the campaign a shopper arrived by (last touch, 30 days) for the checkout forms to
-// send with their intent; the URL is left as it is, so shared links with UTM parameters keep working.
-// Such a visit is also counted for the campaign report: in memory here, written every few seconds
-// by the server process (lib/services/campaign-visits.ts), so no page waits on the database.
+// Every page, prefetched ones included: a Content Security Policy with a fresh nonce (Next reads it
+// from the request's header and puts it on its own scripts), the other security headers and a
+// request id. And it remembers the campaign a shopper arrived by (last touch, 30 days) for the
+// checkout forms to send with their intent; the URL is left as it is, so shared links with UTM
+// parameters keep working. A prefetch is no arrival: it sets no cookie. (The visit itself is counted
+// once the page has answered: lib/campaigns/count-visits.ts.)
 export function proxy(request: NextRequest) {
   // Next aborts a cross-origin server action with a 500 (and a stack trace in the log); say 403.
   if (isForeignServerAction(request.headers, request.method)) return errorResponse("forbidden_origin", { what: "server actions" });
@@ -35,14 +36,9 @@ export function proxy(request: NextRequest) {
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   response.headers.set("X-Request-Id", requestId);
 
-  const now = new Date();
-  const visit = campaignVisitOf(
-    { method: request.method, pathname: request.nextUrl.pathname, searchParams: request.nextUrl.searchParams, headers: request.headers },
-    now,
-  );
-  if (visit) bufferVisit(visit);
-
-  const value = attributionCookieFor(request.nextUrl.searchParams, now);
+  // Next hides its router's headers from the proxy: the HTTP server marks a router prefetch for it.
+  const prefetch = request.headers.get(PREFETCH_MARK) === "1" || isPrefetch(request.headers);
+  const value = prefetch ? null : attributionCookieFor(request.nextUrl.searchParams, new Date());
   if (value) {
     response.cookies.set(ATTRIBUTION_COOKIE, value, {
       path: "/",
@@ -63,17 +59,10 @@ function servedOverHttps(request: NextRequest): boolean {
   return request.nextUrl.protocol === "https:";
 }
 
-// Pages only: never the API (JSON, no CSP), static assets or covers, nor a router prefetch (its
-// answer is not a document, and a prefetched link is not a visit). Literals only: Next reads the
-// matcher at build time.
+// Pages only: never the API (JSON, no CSP), static assets or covers. Every request for a page,
+// whatever it is marked (Purpose, Sec-Purpose, Next-Router-Prefetch): a prefetched page is shown
+// as it was fetched, so it needs its headers as much as any. Literals only: Next reads the matcher
+// at build time.
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static/|_next/image|covers/|favicon\\.ico).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!api/|_next/static/|_next/image|covers/|favicon\\.ico).*)"],
 };

@@ -18,7 +18,13 @@ const IMAGE_HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[
  */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** What the app connects as: a role that owns nothing (lib/db/roles.ts). */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The owner, for migrations, the seed and the operator CLIs (which grant DATABASE_URL's role its
+   * privileges after migrating); unset, they use DATABASE_URL. The server processes never get it.
+   */
+  DATABASE_OWNER_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Absolute origin used in links the API hands out (cover images, docs). */
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -238,6 +244,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Bearer token for GET /api/metrics (Prometheus); the endpoint is 404 while it is unset. */
   METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  /**
+   * Distinct campaigns whose visits a day keeps apart (campaign_visits); the visits of every further
+   * campaign that day are counted together in one row, so made-up campaign names cannot grow the table.
+   */
+  CAMPAIGNS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Size of the generated demo catalog seeded into an empty database. */
   DEMO_GAMES: z.coerce.number().int().min(10).max(1_000_000).default(3000),
 });

@@ -14,6 +14,7 @@ export interface ReasonDetails {
   trade_link_mismatch: { message: string };
   invite_link_undecodable: { message: string };
   invalid_body: { problem: "not_json" | "not_utf8" | "empty" | "too_deep"; maxDepth?: number };
+  invalid_path: Record<string, never>;
   body_too_large: { maxBytes: number };
   unsupported_media_type: Record<string, never>;
   invalid_idempotency_key: { header: string };

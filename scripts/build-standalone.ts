@@ -1,7 +1,7 @@
 // npm run build:standalone: what the container image runs, in .next/standalone - the standalone Next
 // build with its static files and migrations, and the operator commands bundled to run on plain Node:
 //   node serve.mjs                 the server: WEB_CONCURRENCY processes on PORT (HOSTNAME, default 0.0.0.0)
-//   node migrate.mjs               apply the migrations to DATABASE_URL (a Job before each rollout)
+//   node migrate.mjs               apply the migrations as DATABASE_OWNER_URL (else DATABASE_URL), granting DATABASE_URL's role (a Job before each rollout)
 //   node seed.mjs [--games N]      the demo catalog, into an empty database
 //   node token.mjs create --name N an API token (also list, revoke)
 import { spawnSync } from "node:child_process";

@@ -57,7 +57,7 @@ async function main(): Promise<number> {
 }
 
 async function serve(database: DatabaseHandle): Promise<number> {
-  await migrateDatabase(database.url);
+  await migrateDatabase(database.url, { appUrl: database.appUrl });
   if (pendingSignal) return exitCodeFor(pendingSignal);
 
   const pool = createPool(database.url, 4);
@@ -72,7 +72,9 @@ async function serve(database: DatabaseHandle): Promise<number> {
   // A fresh clone signs people in without configuration: the generated secret lives in .data, so
   // sessions survive restarts. Several instances must be given one AUTH_SECRET instead.
   const authSecret = env.AUTH_SECRET ?? readOrCreateAuthSecret(path.resolve(AUTH_SECRET_FILE));
-  const childEnv = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret };
+  // The servers connect as the app's role; the owner's URL stays with this launcher.
+  const { DATABASE_OWNER_URL: _owner, ...inherited } = process.env;
+  const childEnv = { ...inherited, DATABASE_URL: database.appUrl, AUTH_SECRET: authSecret };
   if (!dev && !fs.existsSync(path.join(".next", "BUILD_ID"))) {
     console.log("No production build yet: running `next build` first.");
     const code = await runChild(["build"], childEnv);
@@ -87,7 +89,7 @@ async function serve(database: DatabaseHandle): Promise<number> {
 
 /** One server process per core behind PORT (WEB_CONCURRENCY); this launcher is their cluster primary. */
 async function runServerCluster(database: DatabaseHandle, childEnv: NodeJS.ProcessEnv): Promise<number> {
-  const servers = await startServerCluster({ databaseUrl: database.url, fitPoolToDatabase: database.dataDir !== null, env: childEnv });
+  const servers = await startServerCluster({ databaseUrl: database.appUrl, fitPoolToDatabase: database.dataDir !== null, env: childEnv });
   console.log(`  Serving with ${servers.workers} server process${servers.workers === 1 ? "" : "es"} (WEB_CONCURRENCY).`);
   child = servers;
   if (pendingSignal) servers.kill(pendingSignal);

@@ -109,7 +109,37 @@ test("a marketer builds a link, a visit through it buys, and the campaign report
   expect(csv.status()).toBe(200);
   expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
   const rub = (intent!.payment_amount / 100).toFixed(2);
-  expect((await csv.text()).split("\r\n")[1]).toBe(`e2e-mail,email,${campaign},1,1,1,100.00,100.00,${rub},0,0.00,${rub}`);
+  expect((await csv.text()).split("\r\n")[1]).toBe(`e2e-mail,email,${campaign},1,1,1,100.00,100.00,${rub},0,0.00,${rub},0`);
+});
+
+test("a day's campaigns beyond the limit are one row, which opens nothing @phone", async ({ page, dbQuery }) => {
+  // A day long past, of this test's own: three campaigns kept apart, and the visits of the rest.
+  const day = "2026-05-10";
+  await dbQuery("DELETE FROM campaign_visits WHERE day = $1", [day]);
+  await dbQuery(
+    `INSERT INTO campaign_visits (day, source, medium, campaign, visits)
+     VALUES ($1, 'vk', 'cpc', 'spring', 40), ($1, 'tg', 'social', 'launch', 25), ($1, 'mail', 'email', '', 9), ($1, '', '', '', 310)`,
+    [day],
+  );
+  const marketer = await createStaff("marketer");
+  await signInAsStaff(page, marketer, `/admin/campaigns?from=${day}&to=${day}&sort=visits`);
+  const table = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Источник" }) });
+  const rows = table.getByRole("row");
+  await expect(rows).toHaveCount(5);
+  const other = rows.filter({ has: page.getByRole("rowheader", { name: /^Остальные кампании/ }) });
+  await expect(other.getByRole("rowheader")).toHaveText(/^Остальные кампании \(переходы по кампаниям сверх 1\s000 в день, без названий\)$/);
+  await expect(other.getByRole("cell").first()).toHaveText("310");
+  await expect(other.getByRole("link")).toHaveCount(0);
+  await expect(rows.nth(2).getByRole("link", { name: /spring/ })).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: /^Итого за период/ })
+      .getByRole("definition")
+      .first(),
+  ).toHaveText("384");
+  await expectAccessible(page, "the campaign report with other campaigns");
+  await expectNoHorizontalScroll(page);
+  await screenshot(page, "admin-campaigns-other");
 });
 
 test("an operator gets the 403 page, and the CSV export is refused on the server", async ({ page, playwright, baseURL }) => {

@@ -17,6 +17,8 @@ const pages = [
   { name: "confirm-email-invalid", path: "/confirm-email?token=not-a-token", heading: /./ },
   { name: "api-docs", path: "/docs/api", heading: /./ },
   { name: "not-found", path: "/no-such-page", heading: /./ },
+  // A path that does not percent-decode: the store's 400 page (lib/http/path-guard.ts).
+  { name: "bad-request", path: "/games/%FF", heading: /./ },
 ];
 
 for (const locale of ["ru", "en"] as const) {

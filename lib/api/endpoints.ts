@@ -216,6 +216,7 @@ const AUTH_REASONS: Reason[] = ["missing_token", "invalid_token", "token_expired
 /** Every reason `e` can answer, in catalogue order: its own and those its declaration implies. */
 export function reasonsOf(e: Endpoint): Reason[] {
   const implied: Reason[] = [...AUTH_REASONS, "method_not_allowed", "internal_error"];
+  if (e.pathParams) implied.push("invalid_path");
   if (e.query) implied.push("invalid_field");
   if (e.body) implied.push("invalid_field", "unknown_field", "invalid_body", "body_too_large", "unsupported_media_type");
   if (e.idempotent) implied.push("invalid_idempotency_key", "idempotency_key_reused");

@@ -53,6 +53,11 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
         too_deep: `the request body nests more than ${d.maxDepth ?? 32} levels deep`,
       })[d.problem],
   },
+  invalid_path: {
+    status: 400,
+    summary: "The request's path has a percent-encoding that does not decode to UTF-8 (`%E0` alone, `%FF`, `%` without two hex digits)",
+    message: () => "the request path has malformed percent-encoding: each % must start a UTF-8 character in hex",
+  },
   body_too_large: {
     status: 413,
     summary: "The body is over 64 KiB",

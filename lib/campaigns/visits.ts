@@ -3,7 +3,8 @@ import { STORE_TIME_ZONE } from "@/lib/i18n/format";
 
 // Campaign visits: a page load whose URL carries utm_source or utm_medium adds one to its campaign's
 // count for the day (campaign_visits). Nothing about the visitor is kept, only the campaign's names
-// and a number. Pure and dependency-light: proxy.ts runs it on every page request.
+// and a number. Pure and dependency-light: lib/campaigns/count-visits.ts runs it on every request,
+// and counts the visit once the page has answered 200.
 
 export interface CampaignKey {
   /** 'YYYY-MM-DD' in the store's time zone. */
@@ -28,6 +29,28 @@ const BOT_AGENT =
   /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|whatsapp|vkshare|skypeuripreview|preview|embedly|curl\/|wget\/|python-|go-http-client|node-fetch|axios\//i;
 
 /**
+ * The row of a day that counts the visits of every campaign beyond the day's CAMPAIGNS_PER_DAY
+ * together (lib/services/campaign-visits.ts). No visit has this key: a visit names a source or a
+ * medium.
+ */
+export const OTHER_CAMPAIGNS = { source: "", medium: "", campaign: "" } as const;
+
+/** Whether a campaign_visits row is the day's row of every campaign beyond the limit. */
+export function isOtherCampaigns(key: { source: string; medium: string; campaign: string }): boolean {
+  return key.source === "" && key.medium === "" && key.campaign === "";
+}
+
+/**
+ * A prefetch rather than a visit: the router's (Next-Router-Prefetch, or an RSC payload), or the
+ * browser's speculative one (Sec-Purpose, or the older Purpose). It gets the page as a visit would,
+ * with every header, but it is no visit and lands no campaign.
+ */
+export function isPrefetch(headers: Pick<Headers, "get">): boolean {
+  if (headers.get("next-router-prefetch") !== null) return true;
+  return /prefetch|prerender/i.test(`${headers.get("sec-purpose") ?? ""} ${headers.get("purpose") ?? ""}`);
+}
+
+/**
  * The campaign a page request counts a visit for, or null. Counted: a GET of a document (a load or a
  * reload of a UTM link: each is a visit, as most analytics tools count landings). Not counted: a
  * router prefetch or a client navigation's RSC payload, a speculative prefetch, a frame, the back
@@ -40,8 +63,7 @@ export function campaignVisitOf(request: PageRequest, now: Date): CampaignKey | 
   if (request.method !== "GET") return null;
   if (request.pathname === "/admin" || request.pathname.startsWith("/admin/")) return null;
   const header = (name: string) => request.headers.get(name);
-  if (header("rsc") !== null || header("next-router-prefetch") !== null || params.has("_rsc")) return null;
-  if (/prefetch|prerender/i.test(`${header("sec-purpose") ?? ""} ${header("purpose") ?? ""}`)) return null;
+  if (header("rsc") !== null || params.has("_rsc") || isPrefetch(request.headers)) return null;
   const dest = header("sec-fetch-dest");
   if (dest !== null && dest !== "document") return null;
   const agent = header("user-agent");
@@ -65,10 +87,10 @@ export function storeDay(date: Date): string {
 }
 
 /**
- * Visits counted in this server process and not yet written. The proxy adds to it (a map update,
- * no I/O, so a page never waits on the database); lib/services/campaign-visits.ts writes it out
- * every few seconds in one statement. Kept on globalThis: the proxy and the server code that flushes
- * are bundled separately but run in one process.
+ * Visits counted in this server process and not yet written. A page's answer adds to it (a map
+ * update, no I/O, so a page never waits on the database); lib/services/campaign-visits.ts writes it
+ * out every few seconds in one statement. Kept on globalThis: the server's bundles each have their
+ * own copy of this module but run in one process.
  */
 export interface VisitBuffer {
   counts: Map<string, { key: CampaignKey; visits: number }>;

@@ -6,10 +6,14 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { env } from "@/lib/env";
+import { appRoleFor, ensureAppRole } from "./roles";
 
 /** A database the app can use; `stop()` stops the server only when this process started it. */
 export interface DatabaseHandle {
+  /** The owner's URL: migrations, the seed, the operator CLIs. */
   url: string;
+  /** What the app's server processes connect with: its own role (lib/db/roles.ts), or `url` when there is none. */
+  appUrl: string;
   startedHere: boolean;
   /** The embedded cluster's data directory, or null for an external DATABASE_URL. */
   dataDir: string | null;
@@ -63,6 +67,11 @@ export function passwordFileFor(dataDir: string): string {
   return sidecar(dataDir, "password");
 }
 
+/** The app role's generated password, beside the superuser's. */
+export function appPasswordFileFor(dataDir: string): string {
+  return sidecar(dataDir, "app-password");
+}
+
 /** The port the cluster last listened on, so that a checkout comes back where it was. */
 function portFileFor(dataDir: string): string {
   return sidecar(dataDir, "port");
@@ -77,12 +86,55 @@ function sidecar(dataDir: string, what: string): string {
   return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.${what}`);
 }
 
-/** env.DATABASE_URL when set, else the embedded cluster configured by EMBEDDED_PG_DIR / EMBEDDED_PG_PORT. */
+/**
+ * The app's database: env.DATABASE_URL (the app's role) with DATABASE_OWNER_URL as the owner when
+ * set, else the embedded cluster configured by EMBEDDED_PG_DIR / EMBEDDED_PG_PORT, whose superuser
+ * owns the tables and whose app role (made here when missing, as on a cluster from before there was
+ * one) the app connects as.
+ */
 export async function resolveDatabaseUrl(): Promise<DatabaseHandle> {
   if (env.DATABASE_URL) {
-    return { url: env.DATABASE_URL, startedHere: false, dataDir: null, stop: async () => {} };
+    return {
+      url: env.DATABASE_OWNER_URL ?? env.DATABASE_URL,
+      appUrl: env.DATABASE_URL,
+      startedHere: false,
+      dataDir: null,
+      stop: async () => {},
+    };
   }
-  return startEmbeddedPostgres();
+  if (env.DATABASE_OWNER_URL) {
+    throw new EmbeddedPostgresError(
+      "DATABASE_OWNER_URL is set but DATABASE_URL is not; set DATABASE_URL to the app's own role (docs/deployment.md), or unset both for the embedded database.",
+    );
+  }
+  const handle = await startEmbeddedPostgres();
+  try {
+    const database = decodeURIComponent(new URL(handle.url).pathname.slice(1));
+    const password = await readOrCreateSecret(appPasswordFileFor(handle.dataDir!));
+    return { ...handle, appUrl: await ensureAppRole(handle.url, { name: appRoleFor(database), password }) };
+  } catch (err) {
+    await handle.stop();
+    throw err;
+  }
+}
+
+/** The secret in `file`, or a new random one written there (mode 0600) first; of two starts at once, the first write wins. */
+async function readOrCreateSecret(file: string): Promise<string> {
+  const existing = (await fs.readFile(file, "utf8").catch(() => ""))?.trim();
+  if (existing) return existing;
+  const secret = crypto.randomBytes(24).toString("base64url");
+  try {
+    await fs.writeFile(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch (err) {
+    if (errorCode(err) !== "EEXIST") throw err;
+  }
+  for (let i = 0; i < 50; i++) {
+    const raced = (await fs.readFile(file, "utf8")).trim();
+    if (raced) return raced;
+    await sleep(100);
+  }
+  throw new EmbeddedPostgresError(`${file} is empty; delete it and start again (a new password is made).`);
 }
 
 /**
@@ -108,7 +160,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     const running = await waitForSettledPostmaster(dataDir);
     if (running) {
       await ensureDatabase(urlFor(running.port, "postgres"), database);
-      return { url: urlFor(running.port, database), startedHere: false, dataDir, pointerFile, stop: async () => {} };
+      const url = urlFor(running.port, database);
+      return { url, appUrl: url, startedHere: false, dataDir, pointerFile, stop: async () => {} };
     }
     const port = fixedPort ?? (await choosePort(dataDir));
     const started = await startServer(dataDir, port, bins, runAs, options.settings ?? {});
@@ -127,6 +180,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     await fs.writeFile(portFileFor(dataDir), `${port}\n`).catch(() => {});
     const handle: DatabaseHandle = {
       url: urlFor(port, database),
+      appUrl: urlFor(port, database),
       startedHere: true,
       dataDir,
       pointerFile,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import "./zod-config";
 import type { ImportSkip, ImportWarning } from "@/lib/catalog/import-problems";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
+import { adminInstantMessage, intIdSchema, isAdminInstant } from "./bounds";
 import { isAppId, promoCodeSchema } from "./common";
 
 // The back office's promo-code, gear-stock and catalog forms: each schema checks the form in the
@@ -39,13 +40,13 @@ const appIdList = z.string().transform((v, ctx) => {
   return [...new Set(parts.map(Number))];
 });
 
-/** An ISO date-time (the form converts its local datetime-local value), or empty for none. */
+/** An ISO date-time (the form converts its local datetime-local value) within the back office's window, or empty for none. */
 const optionalInstant = (field: string) =>
   z.string().transform((v, ctx) => {
     if (blank(v)) return null;
     const date = new Date(v);
-    if (Number.isNaN(date.getTime())) {
-      ctx.addIssue({ code: "custom", message: `${field} must be a date and time` });
+    if (!isAdminInstant(date)) {
+      ctx.addIssue({ code: "custom", message: adminInstantMessage(field) });
       return z.NEVER;
     }
     return date;
@@ -101,13 +102,13 @@ function promoValue<T extends PromoFields>(input: T, ctx: z.RefinementCtx): Omit
 }
 
 export const promoCodeCreateSchema = z.strictObject(promoCodeFields).transform(promoValue);
-export const promoCodeUpdateSchema = z.strictObject({ id: z.int().positive(), ...promoCodeFields }).transform(promoValue);
+export const promoCodeUpdateSchema = z.strictObject({ id: intIdSchema("id"), ...promoCodeFields }).transform(promoValue);
 export type PromoCodeFormInput = z.input<typeof promoCodeCreateSchema>;
 export type PromoCodeCreate = z.output<typeof promoCodeCreateSchema>;
 export type PromoCodeUpdate = z.output<typeof promoCodeUpdateSchema>;
 export type PromoCodeField = keyof PromoCodeFormInput;
 
-export const promoCodeIdSchema = z.strictObject({ id: z.int().positive() });
+export const promoCodeIdSchema = z.strictObject({ id: intIdSchema("id") });
 
 export const PROMO_STATES = ["active", "scheduled", "expired", "used_up", "disabled"] as const;
 export type PromoState = (typeof PROMO_STATES)[number];
@@ -128,14 +129,17 @@ export function promoState(
 
 export const STOCK_MODES = ["set", "add"] as const;
 
+/** The most units of one item the store keeps: what a form takes (7 digits), far inside the column. */
+export const MAX_GEAR_STOCK = 9_999_999;
+
 export const gearStockAdjustSchema = z.strictObject({
-  itemId: z.int().positive(),
-  /** `set`: the stock becomes `amount`; `add`: `amount` (negative to take away) is added. */
+  itemId: intIdSchema("itemId"),
+  /** `set`: the stock becomes `amount`; `add`: `amount` (negative to take away) is added, the result at most MAX_GEAR_STOCK. */
   mode: z.enum(STOCK_MODES),
   amount: z
     .string()
     .trim()
-    .regex(/^[-+]?\d{1,7}$/, { error: "amount must be a whole number" })
+    .regex(/^[-+]?\d{1,7}$/, { error: `amount must be a whole number from -${MAX_GEAR_STOCK} to ${MAX_GEAR_STOCK}` })
     .transform(Number),
 });
 export type GearStockAdjust = z.output<typeof gearStockAdjustSchema>;
@@ -151,7 +155,7 @@ export const gearItemCreateSchema = z.strictObject({
   stock: z
     .string()
     .trim()
-    .regex(/^\d{1,7}$/, { error: "stock must be a whole number, 0 or more" })
+    .regex(/^\d{1,7}$/, { error: `stock must be a whole number from 0 to ${MAX_GEAR_STOCK}` })
     .transform(Number),
 });
 export type GearItemCreate = z.output<typeof gearItemCreateSchema>;
@@ -159,10 +163,10 @@ export type GearItemField = keyof z.input<typeof gearItemCreateSchema>;
 
 // The catalog
 
-export const gameVisibilitySchema = z.strictObject({ appId: z.int().positive(), hidden: z.boolean() });
+export const gameVisibilitySchema = z.strictObject({ appId: intIdSchema("appId"), hidden: z.boolean() });
 
 export const gameRegionsSchema = z.strictObject({
-  appId: z.int().positive(),
+  appId: intIdSchema("appId"),
   /** `RU, KZ` (commas or spaces), upper-cased; empty leaves the game giftable nowhere. */
   regions: z.string().transform((v, ctx) => {
     const codes = v

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_STATUSES, INTENT_STATUSES } from "@/lib/intents/states";
+import { adminDaySchema } from "./bounds";
 
 // The back office's order list (/admin/orders) and its CSV export read the same URL parameters.
 // A value that does not parse is dropped rather than refused: a hand-edited or stale bookmark
@@ -20,7 +21,7 @@ const text = (max: number) =>
     .preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().trim().max(max).optional().catch(undefined))
     .transform((v) => v || undefined);
 
-const day = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.iso.date().optional().catch(undefined)).transform((v) => v || undefined);
+const day = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), adminDaySchema.optional().catch(undefined)).transform((v) => v || undefined);
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.enum(values).optional().catch(undefined));

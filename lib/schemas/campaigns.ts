@@ -1,16 +1,13 @@
 import { z } from "zod";
+import { adminDaySchema } from "./bounds";
 import { attributionSchema } from "./common";
 
 // The back office's campaign pages: the report's URL parameters and the link builder's form. The
 // link builder's page parses its GET form with linkBuilderSchema; the API's attribution rules (1 to
 // 200 characters, trimmed) are the limits, so every link it makes is one the store then records.
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A calendar day 'YYYY-MM-DD' that exists (not 2026-02-30). */
-export const isoDaySchema = z.string().refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
-  error: "must be a date YYYY-MM-DD",
-});
+/** A calendar day 'YYYY-MM-DD' that exists (not 2026-02-30), within the back office's window. */
+export const isoDaySchema = adminDaySchema;
 
 export const CAMPAIGN_SORTS = ["revenue", "visits", "intents", "paid"] as const;
 export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];

@@ -4,7 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { games, gearItems } from "@/lib/db/schema";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import { DomainError } from "@/lib/errors";
-import type { GearItemCreate, GearStockAdjust } from "@/lib/schemas/admin-catalog";
+import { MAX_GEAR_STOCK, type GearItemCreate, type GearStockAdjust } from "@/lib/schemas/admin-catalog";
 import { recordAudit, type Actor } from "./audit";
 import { liveReservations } from "./gear";
 
@@ -93,7 +93,8 @@ export async function listGearPlatformChoices(db: Database): Promise<{ appId: nu
 /**
  * Sets the stock, or adds to it (a negative amount takes away). The item's row is locked first, as
  * the reservation trigger locks it (drizzle/0002), so no reservation lands between the count of
- * held units and the write: the stock never falls below what unpaid orders hold, nor below 0.
+ * held units and the write: the stock never falls below what unpaid orders hold, nor below 0, nor
+ * rises past MAX_GEAR_STOCK, so an addition never overflows the integer column.
  */
 export async function adjustGearStock(db: Database, actor: Actor, input: GearStockAdjust): Promise<{ stock: number; reserved: number }> {
   return db.transaction(async (tx) => {
@@ -102,6 +103,9 @@ export async function adjustGearStock(db: Database, actor: Actor, input: GearSto
     const { rows } = await tx.execute<{ held: number }>(sql`SELECT ${liveReservations(item.id)} AS held`);
     const reserved = rows[0]?.held ?? 0;
     const stock = input.mode === "set" ? input.amount : item.stock + input.amount;
+    if (stock > MAX_GEAR_STOCK) {
+      throw new DomainError("invalid_field", { message: `amount would make the stock ${stock}, more than ${MAX_GEAR_STOCK}` }, "amount");
+    }
     if (stock < reserved) throw new DomainError("stock_below_reserved", { item: item.title, reserved }, "amount");
     await tx.update(gearItems).set({ stock }).where(eq(gearItems.id, item.id));
     await recordAudit(tx, actor, {

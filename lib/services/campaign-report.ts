@@ -6,7 +6,8 @@ import type { CampaignSort } from "@/lib/schemas/campaigns";
 
 // The campaign report: per source / medium / campaign, what a period brought. Every figure counts an
 // event on the (Moscow) day it happened, so a closed period's figures never change afterwards:
-// - visits: page loads by a UTM link (campaign_visits);
+// - visits: page loads by a UTM link (campaign_visits); a day's visits of campaigns beyond its
+//   CAMPAIGNS_PER_DAY are one row of "other campaigns" (OTHER_CAMPAIGNS), a row of its own here;
 // - intents: attributed intents created in the period;
 // - paid: attributed intents paid in the period, whatever became of them since; `gross` is their
 //   payment_amount;
@@ -32,6 +33,8 @@ export interface CampaignRow extends CampaignFigures {
   source: string;
   medium: string;
   campaign: string;
+  /** The visits of campaigns beyond a day's CAMPAIGNS_PER_DAY, counted together (their names are not kept). */
+  other: boolean;
 }
 
 export interface DayRow extends CampaignFigures {
@@ -74,11 +77,15 @@ function events(filter: CampaignFilter): SQL {
   if (filter.medium !== undefined) only.push(sql`medium = ${filter.medium}`);
   if (filter.campaign !== undefined) only.push(sql`campaign = ${filter.campaign}`);
   const where = sql.join(only, sql` AND `);
+  // The visits' row of other campaigns has the key no visit has; one campaign's view leaves it out.
+  const otherKey = sql`(source, medium, campaign) = ('', '', '')`;
+  const oneCampaign = filter.source !== undefined || filter.medium !== undefined || filter.campaign !== undefined;
   return sql`
-    SELECT day, source, medium, campaign, visits, 0 AS intents, 0 AS paid, 0::bigint AS gross, 0 AS refunds, 0::bigint AS refunded
-      FROM campaign_visits WHERE ${where}
+    SELECT day, source, medium, campaign, ${otherKey} AS other, visits, 0 AS intents, 0 AS paid, 0::bigint AS gross, 0 AS refunds,
+           0::bigint AS refunded
+      FROM campaign_visits WHERE ${where}${oneCampaign ? sql` AND NOT ${otherKey}` : sql``}
     UNION ALL
-    SELECT day, source, medium, campaign, 0, intents, paid, gross, refunds, refunded
+    SELECT day, source, medium, campaign, false, 0, intents, paid, gross, refunds, refunded
       FROM campaign_daily WHERE ${where} AND (intents, paid, gross, refunds, refunded) <> (0, 0, 0, 0, 0)`;
 }
 
@@ -108,14 +115,14 @@ export async function listCampaignRows(
   filter: CampaignFilter,
   options: { sort: CampaignSort; limit: number; offset: number },
 ): Promise<{ rows: CampaignRow[]; total: number }> {
-  const { rows } = await db.execute<Raw & { source: string; medium: string; campaign: string; total: number }>(sql`
-    SELECT source, medium, campaign, ${SUMS}, (sum(gross) - sum(refunded))::bigint AS net, count(*) OVER ()::int AS total
+  const { rows } = await db.execute<Raw & { source: string; medium: string; campaign: string; other: boolean; total: number }>(sql`
+    SELECT source, medium, campaign, other, ${SUMS}, (sum(gross) - sum(refunded))::bigint AS net, count(*) OVER ()::int AS total
     FROM (${events(filter)}) e
-    GROUP BY source, medium, campaign
-    ORDER BY ${ORDER[options.sort]}, source, medium, campaign
+    GROUP BY source, medium, campaign, other
+    ORDER BY ${ORDER[options.sort]}, other, source, medium, campaign
     LIMIT ${options.limit} OFFSET ${options.offset}`);
   return {
-    rows: rows.map((r) => ({ source: r.source, medium: r.medium, campaign: r.campaign, ...figures(r) })),
+    rows: rows.map((r) => ({ source: r.source, medium: r.medium, campaign: r.campaign, other: r.other, ...figures(r) })),
     total: rows[0] ? Number(rows[0].total) : 0,
   };
 }
@@ -173,6 +180,8 @@ const CSV_HEADER = [
   "refunds",
   "refunded_rub",
   "net_revenue_rub",
+  // 1 on the row of the campaigns beyond a day's CAMPAIGNS_PER_DAY, whose names are not kept.
+  "other_campaigns",
 ];
 
 const rub = (kopecks: number) => (kopecks / 100).toFixed(2);
@@ -196,6 +205,7 @@ export async function campaignReportCsv(db: DbExecutor, filter: CampaignFilter, 
       r.refunds,
       rub(r.refunded),
       rub(r.net),
+      r.other ? 1 : 0,
     ]);
   }
   return csv;

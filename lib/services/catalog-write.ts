@@ -249,9 +249,8 @@ export async function upsertPromoCodes(db: Database, input: readonly PromoCodeIn
 export async function refreshCatalogCounts(db: DbExecutor): Promise<void> {
   await refreshSortTiers(db);
   await refreshGiftability(db);
-  await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_counts`);
-  await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY giftable_counts`);
-  await db.execute(sql`REFRESH MATERIALIZED VIEW CONCURRENTLY catalog_checkpoints`);
+  // Refreshing needs the views' owner, which the app's role is not: drizzle/0029's function is.
+  await db.execute(sql`SELECT refresh_catalog_views()`);
 }
 
 /**

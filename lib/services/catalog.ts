@@ -466,9 +466,9 @@ function giftRegionPrice(game: GameRow & { gift_regions: string[] }, region: str
   return { region, currency: offer?.currency ?? null, amount: offer?.amount ?? null, convertedAmount: converted, refusal };
 }
 
-/** The game's original title, or null when the store does not have it. */
+/** The game's original title, or null when the store does not have it or hides it (its covers are then not found, like its page). */
 export async function getGameTitle(db: Database, appId: number): Promise<string | null> {
-  const { rows } = await db.execute<{ title: string }>(sql`SELECT title FROM games WHERE app_id = ${appId}`);
+  const { rows } = await db.execute<{ title: string }>(sql`SELECT title FROM games WHERE app_id = ${appId} AND NOT hidden`);
   return rows[0]?.title ?? null;
 }
 

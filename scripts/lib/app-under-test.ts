@@ -54,7 +54,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
 
 async function databaseServer(embeddedDir: string): Promise<DatabaseHandle> {
   if (process.env.DATABASE_URL) {
-    return { url: process.env.DATABASE_URL, startedHere: false, dataDir: null, stop: async () => {} };
+    return { url: process.env.DATABASE_URL, appUrl: process.env.DATABASE_URL, startedHere: false, dataDir: null, stop: async () => {} };
   }
   // Durability is worthless for throwaway data.
   return startEmbeddedPostgres({

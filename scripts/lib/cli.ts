@@ -26,15 +26,16 @@ function isArgumentError(err: unknown): boolean {
 }
 
 /**
- * Runs `work` on the database the app uses: DATABASE_URL, or the embedded one (attached to when the
- * app is running, else started for the command and stopped after it). Migrations are applied first,
- * so a command works on a fresh clone before the app has ever started.
+ * Runs `work` on the database the app uses, as its owner: DATABASE_OWNER_URL (else DATABASE_URL), or
+ * the embedded one (attached to when the app is running, else started for the command and stopped
+ * after it). Migrations are applied first, so a command works on a fresh clone before the app has
+ * ever started.
  */
 export async function withDatabase<T>(work: (db: Database) => Promise<T>, poolSize = 2): Promise<T> {
   const database = await resolveDatabaseUrl();
   const pool = createPool(database.url, poolSize);
   try {
-    await migrateDatabase(database.url);
+    await migrateDatabase(database.url, { appUrl: database.appUrl });
     return await work(createDb(pool));
   } finally {
     await pool.end();

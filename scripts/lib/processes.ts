@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { appRoleFor, ensureAppRole, roleOf } from "@/lib/db/roles";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -80,8 +81,12 @@ export interface NextProcess {
  * `next start` of the existing build on a free loopback port, with its own environment (added to
  * this process's, in production mode with a fresh AUTH_SECRET) and its log in
  * `.data/test-logs/<name>.log`. Resolves once the server answers; a server that does not is stopped.
+ * The DATABASE_URL given is the owner's (the tests' own view of the data); the server runs as that
+ * database's app role (appRoleUrl), as the app does everywhere, so every test through it proves
+ * the app needs no more.
  */
 export async function startNextProcess(name: string, env: Record<string, string>): Promise<NextProcess> {
+  if (env.DATABASE_URL) env = { ...env, DATABASE_URL: await appRoleUrl(env.DATABASE_URL) };
   const port = await freeLoopbackPort();
   const logFile = path.join(root, `.data/test-logs/${name}.log`);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
@@ -144,7 +149,28 @@ export async function createDatabase(adminUrl: string, name: string, { template 
   return databaseUrl(adminUrl, name);
 }
 
-/** Drops `name` if it exists, closing whatever connections it still has. */
+/** Drops `name` if it exists, closing whatever connections it still has, and its app role. */
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`));
+  await withClient(adminUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`);
+    await dropAppRole(c, name);
+  });
+}
+
+/**
+ * The app role (lib/db/roles.ts) of the database `ownerUrl` names, made if missing, and the URL to
+ * log in as it. Its password is derived from the owner's URL and the database, so a second server
+ * on the same database sets the same one rather than locking the first one out.
+ */
+export async function appRoleUrl(ownerUrl: string): Promise<string> {
+  const database = decodeURIComponent(new URL(ownerUrl).pathname.slice(1));
+  const name = appRoleFor(database);
+  if (roleOf(ownerUrl) === name) return ownerUrl;
+  const password = crypto.createHash("sha256").update(`${ownerUrl}\n${database}`).digest("base64url");
+  return ensureAppRole(ownerUrl, { name, password });
+}
+
+/** The app role of database `name`, once the database is gone: its privileges went with it, so it owns and holds nothing. */
+export async function dropAppRole(c: pg.Client, name: string): Promise<void> {
+  await c.query(`DROP ROLE IF EXISTS ${c.escapeIdentifier(appRoleFor(name))}`);
 }

@@ -41,7 +41,14 @@ export async function startServerCluster(options: ServerClusterOptions): Promise
     workers,
     ...serverEntry(options.nextArgs ?? []),
     execArgv: serverNodeFlags(),
-    env: { ...options.env, NODE_ENV: "production", DATABASE_URL: options.databaseUrl, DB_POOL_SIZE: String(poolSize) },
+    // The owner's URL never reaches a server process: migrations are not theirs to run.
+    env: {
+      ...options.env,
+      NODE_ENV: "production",
+      DATABASE_URL: options.databaseUrl,
+      DATABASE_OWNER_URL: "",
+      DB_POOL_SIZE: String(poolSize),
+    },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     log,
   });

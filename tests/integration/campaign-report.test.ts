@@ -4,7 +4,7 @@ import { bufferVisit, campaignVisitOf, type VisitBuffer } from "@/lib/campaigns/
 import type { Attribution } from "@/lib/schemas/common";
 import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import { campaignDays, campaignReport, campaignReportCsv, listCampaignRows } from "@/lib/services/campaign-report";
-import { flushCampaignVisits } from "@/lib/services/campaign-visits";
+import { flushCampaignVisits, recordCampaignVisits } from "@/lib/services/campaign-visits";
 import { buildCampaignLink } from "@/lib/services/campaign-links";
 import { verifyGift } from "@/lib/services/gifts";
 import { payIntent } from "@/lib/services/intent-lifecycle";
@@ -12,6 +12,7 @@ import { refundIntent } from "@/lib/services/refunds";
 import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
 import { linkBuilderSchema } from "@/lib/schemas/campaigns";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { until } from "@/tests/support/paid-intent";
 
 // The campaign report against what really happened: visits counted from campaign links by the
 // proxy's own function, intents created through the services with those links' attribution, paid and
@@ -141,6 +142,7 @@ describe("the campaign report", () => {
         source: "vk",
         medium: "cpc",
         campaign: "spring",
+        other: false,
         visits: 6,
         intents: 3,
         paid: 3,
@@ -149,9 +151,21 @@ describe("the campaign report", () => {
         refunded: P,
         net: 2 * P,
       },
-      { source: "newsletter", medium: "email", campaign: "", visits: 1, intents: 1, paid: 1, gross: P, refunds: 0, refunded: 0, net: P },
-      { source: "tg", medium: "social", campaign: "launch", ...zero, visits: 2 },
-      { source: "=evil", medium: "cpc", campaign: "@sum(A1)", ...zero, visits: 1 },
+      {
+        source: "newsletter",
+        medium: "email",
+        campaign: "",
+        other: false,
+        visits: 1,
+        intents: 1,
+        paid: 1,
+        gross: P,
+        refunds: 0,
+        refunded: 0,
+        net: P,
+      },
+      { source: "tg", medium: "social", campaign: "launch", other: false, ...zero, visits: 2 },
+      { source: "=evil", medium: "cpc", campaign: "@sum(A1)", other: false, ...zero, visits: 1 },
     ]);
   });
 
@@ -177,8 +191,20 @@ describe("the campaign report", () => {
   it("counts an event on the day it happened: a period of 2 March alone", async () => {
     const { rows } = await listCampaignRows(t.db, { from: "2026-03-02", to: "2026-03-02" }, { sort: "revenue", limit: 25, offset: 0 });
     expect(rows).toEqual([
-      { source: "vk", medium: "cpc", campaign: "spring", visits: 2, intents: 1, paid: 1, gross: P, refunds: 0, refunded: 0, net: P },
-      { source: "newsletter", medium: "email", campaign: "", ...zero, visits: 1, intents: 1 },
+      {
+        source: "vk",
+        medium: "cpc",
+        campaign: "spring",
+        other: false,
+        visits: 2,
+        intents: 1,
+        paid: 1,
+        gross: P,
+        refunds: 0,
+        refunded: 0,
+        net: P,
+      },
+      { source: "newsletter", medium: "email", campaign: "", other: false, ...zero, visits: 1, intents: 1 },
     ]);
   });
 
@@ -202,14 +228,94 @@ describe("the campaign report", () => {
     const rub = (k: number) => (k / 100).toFixed(2);
     expect(await campaignReportCsv(t.db, PERIOD, "revenue")).toBe(
       [
-        "source,medium,campaign,visits,intents,paid_orders,intent_conversion_percent,paid_conversion_percent,paid_rub,refunds,refunded_rub,net_revenue_rub",
-        `vk,cpc,spring,6,3,3,50.00,50.00,${rub(3 * P)},1,${rub(P)},${rub(2 * P)}`,
-        `newsletter,email,,1,1,1,100.00,100.00,${rub(P)},0,0.00,${rub(P)}`,
-        "tg,social,launch,2,0,0,0.00,0.00,0.00,0,0.00,0.00",
-        "'=evil,cpc,'@sum(A1),1,0,0,0.00,0.00,0.00,0,0.00,0.00",
+        "source,medium,campaign,visits,intents,paid_orders,intent_conversion_percent,paid_conversion_percent,paid_rub,refunds,refunded_rub,net_revenue_rub,other_campaigns",
+        `vk,cpc,spring,6,3,3,50.00,50.00,${rub(3 * P)},1,${rub(P)},${rub(2 * P)},0`,
+        `newsletter,email,,1,1,1,100.00,100.00,${rub(P)},0,0.00,${rub(P)},0`,
+        "tg,social,launch,2,0,0,0.00,0.00,0.00,0,0.00,0.00,0",
+        "'=evil,cpc,'@sum(A1),1,0,0,0.00,0.00,0.00,0,0.00,0.00,0",
         "",
       ].join("\r\n"),
     );
+  });
+});
+
+describe("a day's campaigns beyond CAMPAIGNS_PER_DAY", () => {
+  const DAY = "2026-04-10";
+  const PER_DAY = 50;
+  const key = (source: string) => ({ day: DAY, source, medium: "cpc", campaign: "" });
+  const dayRows = async () =>
+    (
+      await t.pool.query<{ source: string; medium: string; visits: number }>(
+        "SELECT source, medium, visits FROM campaign_visits WHERE day = $1 ORDER BY source",
+        [DAY],
+      )
+    ).rows;
+
+  it("stop at the limit however many server processes flush at once, and count the rest in one row", async () => {
+    // Six processes' flushes, each with 200 campaigns of its own and one all of them share, held at
+    // the table until all six are there, then let go together.
+    const flushes = Array.from({ length: 6 }, (_, p) => [
+      { key: key("shared"), visits: 1 },
+      ...Array.from({ length: 200 }, (_, i) => ({ key: key(`p${p}-c${i}`), visits: 1 + (i % 3) })),
+    ]);
+    const gate = await t.pool.connect();
+    let done: Promise<unknown>;
+    try {
+      await gate.query("BEGIN");
+      await gate.query("LOCK TABLE campaign_visits IN SHARE ROW EXCLUSIVE MODE");
+      done = Promise.all(flushes.map((visits) => recordCampaignVisits(t.db, visits, { perDay: PER_DAY })));
+      // Asked outside the gate's transaction, which would keep seeing its first view of the activity.
+      await until(async () => {
+        const { rows } = await t.pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        return rows[0]!.n >= flushes.length;
+      });
+      await gate.query("COMMIT");
+    } finally {
+      await gate.query("ROLLBACK").catch(() => {});
+      gate.release();
+    }
+    await done!;
+    const rows = await dayRows();
+    expect(rows).toHaveLength(PER_DAY + 1);
+    expect(rows.filter((r) => r.source === "" && r.medium === "")).toHaveLength(1);
+    const sent = flushes.flat().reduce((sum, v) => sum + v.visits, 0);
+    expect(rows.reduce((sum, r) => sum + r.visits, 0)).toBe(sent);
+  });
+
+  it("keep adding to a campaign the day already keeps, and send any new one to the other row", async () => {
+    const before = await dayRows();
+    const kept = before.find((r) => r.source !== "")!;
+    const other = before.find((r) => r.source === "")!;
+    await recordCampaignVisits(
+      t.db,
+      [
+        { key: key(kept.source), visits: 5 },
+        { key: key("late-comer"), visits: 7 },
+      ],
+      { perDay: PER_DAY },
+    );
+    const after = await dayRows();
+    expect(after).toHaveLength(PER_DAY + 1);
+    expect(after.find((r) => r.source === kept.source)!.visits).toBe(kept.visits + 5);
+    expect(after.find((r) => r.source === "")!.visits).toBe(other.visits + 7);
+  });
+
+  it("are one row of the report, marked as such; one campaign's view leaves it out", async () => {
+    const period = { from: DAY, to: DAY };
+    const { rows, total } = await listCampaignRows(t.db, period, { sort: "visits", limit: 25, offset: 0 });
+    expect(total).toBe(PER_DAY + 1);
+    const others = rows.filter((r) => r.other);
+    expect(others).toEqual([{ source: "", medium: "", campaign: "", other: true, ...zero, visits: expect.any(Number) }]);
+    const all = await campaignReport(t.db, period, { sort: "visits", limit: 25, offset: 0 });
+    expect(all.totals.visits).toBe((await dayRows()).reduce((sum, r) => sum + r.visits, 0));
+    const empty = await campaignDays(t.db, { ...period, source: "", medium: "", campaign: "" });
+    expect(empty).toEqual([{ day: DAY, ...zero }]);
+    const csv = await campaignReportCsv(t.db, period, "visits");
+    expect(csv.split("\r\n").filter((line) => line.endsWith(",1"))).toEqual([
+      expect.stringMatching(/^,,,\d+,0,0,0\.00,0\.00,0\.00,0,0\.00,0\.00,1$/),
+    ]);
   });
 });
 

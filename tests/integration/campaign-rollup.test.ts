@@ -143,6 +143,8 @@ async function directReport(period: { from: string; to: string }) {
       source: String(r.source),
       medium: String(r.medium),
       campaign: String(r.campaign),
+      // Every visit here names its campaign: none is in the row of other campaigns.
+      other: false,
       ...figures(r),
     })),
     days: days.rows.map((r) => ({ day: r.day, ...figures(r) })),

@@ -28,6 +28,8 @@ declare module "vitest" {
     /** The database the app under test uses, for checks of what a request did or did not write. */
     appDatabaseUrl: string;
     appTokens: AppTokens;
+    /** The server's log (JSON lines), for checks of what a request logged. */
+    appLogFile: string;
   }
 }
 
@@ -69,6 +71,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("appBaseUrl", server.baseUrl);
   project.provide("appDatabaseUrl", url);
   project.provide("appTokens", tokens);
+  project.provide("appLogFile", server.logFile);
 
   return async () => {
     await stopChild(server.child);

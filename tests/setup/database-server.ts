@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, stopEmbeddedPostgres, type DatabaseHandle } from
 import { migrateDatabase } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
 import { seedDemoData } from "@/lib/demo/seed";
-import { createDatabase, freeLoopbackPort, withClient } from "@/scripts/lib/processes";
+import { createDatabase, dropAppRole, freeLoopbackPort, withClient } from "@/scripts/lib/processes";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -62,7 +62,7 @@ async function stopIfLastRun(server: DatabaseHandle): Promise<void> {
 
 async function testServer(root: string): Promise<DatabaseHandle> {
   if (env.DATABASE_URL) {
-    return { url: env.DATABASE_URL, startedHere: false, dataDir: null, stop: async () => {} };
+    return { url: env.DATABASE_URL, appUrl: env.DATABASE_URL, startedHere: false, dataDir: null, stop: async () => {} };
   }
   // Durability is worthless for test data and costs most of the time the suite spends writing.
   return startEmbeddedPostgres({
@@ -100,13 +100,17 @@ async function dropRunDatabases(adminUrl: string, template: string): Promise<voi
   });
 }
 
-/** Databases left on the persistent embedded server by runs that were killed (their pid is gone). */
+/** Databases left on the persistent embedded server by runs that were killed (their pid is gone), and their app roles. */
 async function dropAbandonedDatabases(adminUrl: string): Promise<void> {
   await withClient(adminUrl, async (c) => {
     const { rows } = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname ~ '^gk_(template|test)_[0-9]+_'");
     for (const { datname } of rows) {
       const pid = Number(datname.split("_")[2]);
       if (!isAlive(pid)) await dropEvenTemplate(c, datname);
+    }
+    const roles = await c.query<{ rolname: string }>("SELECT rolname FROM pg_roles WHERE rolname ~ '^gk_test_[0-9]+_.*_app$'");
+    for (const { rolname } of roles.rows) {
+      if (!isAlive(Number(rolname.split("_")[2]))) await c.query(`DROP ROLE IF EXISTS ${c.escapeIdentifier(rolname)}`);
     }
   });
 }
@@ -116,6 +120,7 @@ async function dropEvenTemplate(c: pg.Client, name: string): Promise<void> {
   const ident = c.escapeIdentifier(name);
   await c.query(`ALTER DATABASE ${ident} WITH IS_TEMPLATE false`);
   await c.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`);
+  await dropAppRole(c, name);
 }
 
 function isAlive(pid: number): boolean {

@@ -2,10 +2,13 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import { inject } from "vitest";
 import { createDb, createPool, type Database } from "@/lib/db/client";
-import { createDatabase, dropDatabase } from "@/scripts/lib/processes";
+import { appRoleUrl, createDatabase, dropDatabase } from "@/scripts/lib/processes";
 
 export interface TestDatabase {
+  /** The owner's URL: what migrations and these tests use. */
   url: string;
+  /** The URL of the database's app role (made on first use), as the app itself connects. */
+  appUrl(): Promise<string>;
   db: Database;
   pool: pg.Pool;
   close(): Promise<void>;
@@ -22,6 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   let closing: Promise<void> | undefined;
   return {
     url,
+    appUrl: () => appRoleUrl(url),
     pool,
     db: createDb(pool),
     close: () =>

@@ -10,6 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { intlLocale } from "@/lib/i18n/config";
 import { STORE_TIME_ZONE } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
+import { adminDaySchema } from "@/lib/schemas/bounds";
 import { listAudit } from "@/lib/services/audit";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -18,14 +19,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 const PAGE_SIZE = 50;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A calendar day in Moscow time (the store's), as the start of that day; null when not a date. */
+/** A calendar day in Moscow time (the store's), as the start of that day; undefined when not a day of the back office's window. */
 function moscowDay(value: string | undefined, plusDays = 0): Date | undefined {
-  if (!value || !DAY.test(value)) return undefined;
-  const date = new Date(`${value}T00:00:00+03:00`);
-  if (Number.isNaN(date.getTime())) return undefined;
-  return new Date(date.getTime() + plusDays * 86_400_000);
+  if (!value || !adminDaySchema.safeParse(value).success) return undefined;
+  return new Date(Date.parse(`${value}T00:00:00+03:00`) + plusDays * 86_400_000);
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: AdminSearchParams }) {

@@ -9,6 +9,7 @@ import { requirePermission } from "@/lib/admin/session";
 import { addDays, reportFilterOf } from "@/lib/campaigns/period";
 import { storeDay } from "@/lib/campaigns/visits";
 import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
@@ -41,7 +42,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Ad
     : {};
 
   const db = getDb();
-  // What this process's proxy counted in the last seconds; other processes write theirs within 5 s.
+  // What this process counted in the last seconds; other processes write theirs within 5 s.
   await flushCampaignVisits(db);
   const report = await campaignReport(db, filter, { sort: query.sort, limit: PER_PAGE, offset: (query.page - 1) * PER_PAGE });
   const pages = Math.max(1, Math.ceil(report.total / PER_PAGE));
@@ -230,18 +231,28 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Ad
               </thead>
               <tbody>
                 {report.rows.map((row) => (
-                  <tr key={`${row.source}\u0000${row.medium}\u0000${row.campaign}`}>
-                    <td className={tdClass}>{nameOf(row.source)}</td>
-                    <td className={tdClass}>{nameOf(row.medium)}</td>
-                    <td className={tdClass}>
-                      <Link
-                        href={href({ source: row.source, medium: row.medium, campaign: row.campaign })}
-                        className={linkClass}
-                        aria-label={format(m.table.details, { name: [row.source, row.medium, row.campaign].map(nameOf).join(" / ") })}
-                      >
-                        {nameOf(row.campaign)}
-                      </Link>
-                    </td>
+                  <tr key={row.other ? "other" : `${row.source}\u0000${row.medium}\u0000${row.campaign}`}>
+                    {row.other ? (
+                      // Their names are not kept, so there is no campaign to open.
+                      <th scope="row" colSpan={3} className={`${tdClass} text-left font-normal`}>
+                        <span className="font-semibold text-white">{m.table.other}</span>{" "}
+                        <span className="text-slate-400">({format(m.table.otherHint, { max: fmt.count(env.CAMPAIGNS_PER_DAY) })})</span>
+                      </th>
+                    ) : (
+                      <>
+                        <td className={tdClass}>{nameOf(row.source)}</td>
+                        <td className={tdClass}>{nameOf(row.medium)}</td>
+                        <td className={tdClass}>
+                          <Link
+                            href={href({ source: row.source, medium: row.medium, campaign: row.campaign })}
+                            className={linkClass}
+                            aria-label={format(m.table.details, { name: [row.source, row.medium, row.campaign].map(nameOf).join(" / ") })}
+                          >
+                            {nameOf(row.campaign)}
+                          </Link>
+                        </td>
+                      </>
+                    )}
                     {COLUMNS.map((col) => (
                       <td key={col.key} className={`${tdClass} text-right tabular-nums`}>
                         {cell(row, col.key, fmt)}
@@ -264,7 +275,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Ad
         ) : null}
       </section>
 
-      <p className="max-w-3xl text-sm text-slate-400">{m.about}</p>
+      <p className="max-w-3xl text-sm text-slate-400">{format(m.about, { max: fmt.count(env.CAMPAIGNS_PER_DAY) })}</p>
     </main>
   );
 }

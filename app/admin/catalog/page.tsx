@@ -13,6 +13,7 @@ import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { formatRub } from "@/lib/money";
 import { CATALOG_IMPORT_MAX_BYTES } from "@/lib/schemas/admin-catalog";
+import { pageNumber } from "@/lib/schemas/bounds";
 import { searchAdminGames } from "@/lib/services/admin-catalog";
 import { setGameHiddenAction } from "./actions";
 
@@ -30,7 +31,7 @@ export default async function AdminCatalogPage({ searchParams }: { searchParams:
   const c = t.adminCatalog.common;
   const q = param(params, "q")?.slice(0, 200);
   const hiddenOnly = param(params, "hidden") === "1";
-  const page = Math.max(1, Math.min(10_000, Number(param(params, "page")) || 1));
+  const page = pageNumber(param(params, "page"));
   const { games, total } = await searchAdminGames(getDb(), { q, hiddenOnly, page, pageSize: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 

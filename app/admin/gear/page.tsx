@@ -10,6 +10,7 @@ import { intlLocale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { formatRub } from "@/lib/money";
+import { pageNumber } from "@/lib/schemas/bounds";
 import { listGearPlatformChoices, listGearStock } from "@/lib/services/admin-gear";
 import { adjustGearStockAction, createGearItemAction } from "./actions";
 
@@ -28,7 +29,7 @@ export default async function GearStockPage({ searchParams }: { searchParams: Ad
   const platformParam = param(params, "platform");
   const platform = platformParam && /^\d{1,9}$/.test(platformParam) ? Number(platformParam) : undefined;
   const q = param(params, "q")?.slice(0, 100);
-  const page = Math.max(1, Math.min(10_000, Number(param(params, "page")) || 1));
+  const page = pageNumber(param(params, "page"));
   const db = getDb();
   const [{ items, total }, platforms] = await Promise.all([
     listGearStock(db, { platform, q, page, pageSize: PAGE_SIZE }),

@@ -11,6 +11,7 @@ import { format, plural } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { mailIsKept } from "@/lib/mail/config";
 import { listMailPage } from "@/lib/mail/kept";
+import { pageNumber } from "@/lib/schemas/bounds";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
@@ -26,7 +27,7 @@ export default async function MailPage({ searchParams }: { searchParams: AdminSe
   const requested = param(sp, "status");
   const status = MAIL_MESSAGE_STATUSES.find((s) => s === requested);
   const recipient = param(sp, "recipient")?.trim().slice(0, 200);
-  const page = Math.max(1, Number.parseInt(param(sp, "page") ?? "1", 10) || 1);
+  const page = pageNumber(param(sp, "page"));
   const { messages, total } = await listMailPage(getDb(), { status, recipient, page, pageSize: PAGE_SIZE });
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
 

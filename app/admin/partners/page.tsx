@@ -22,6 +22,7 @@ import { getDb } from "@/lib/db/client";
 import { format, plural } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
+import { pageNumber } from "@/lib/schemas/bounds";
 import { listPartners, type FailingDelivery, type Partner } from "@/lib/services/partners";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -38,7 +39,7 @@ export default async function PartnersPage({ searchParams }: { searchParams: Adm
   const [{ locale, t }, sp] = await Promise.all([getMessages(), searchParams]);
   const m = t.adminPartners.partners;
   const email = param(sp, "email")?.trim().slice(0, 200);
-  const page = Math.max(1, Number.parseInt(param(sp, "page") ?? "1", 10) || 1);
+  const page = pageNumber(param(sp, "page"));
   const { partners, total } = await listPartners(getDb(), { email, page, pageSize: PAGE_SIZE });
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const mayRevoke = can(staff.role, "partners:write");

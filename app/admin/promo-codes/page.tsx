@@ -14,6 +14,7 @@ import { format } from "@/lib/i18n/format";
 import { getMessages } from "@/lib/i18n/server";
 import { formatRub } from "@/lib/money";
 import { PROMO_STATES, promoState } from "@/lib/schemas/admin-catalog";
+import { pageNumber } from "@/lib/schemas/bounds";
 import { listPromoCodes } from "@/lib/services/admin-promo-codes";
 import { disablePromoCodeAction, enablePromoCodeAction } from "./actions";
 
@@ -32,7 +33,7 @@ export default async function PromoCodesPage({ searchParams }: { searchParams: A
   const q = param(params, "q")?.slice(0, 64);
   const stateParam = param(params, "state");
   const state = PROMO_STATES.find((s) => s === stateParam);
-  const page = Math.max(1, Math.min(10_000, Number(param(params, "page")) || 1));
+  const page = pageNumber(param(params, "page"));
   const created = param(params, "created");
   const { items, total } = await listPromoCodes(getDb(), { q, state, page, pageSize: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));

@@ -14,6 +14,7 @@ import { format, plural } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { regionName } from "@/lib/i18n/regions";
 import { getMessages } from "@/lib/i18n/server";
+import { pageNumber } from "@/lib/schemas/bounds";
 import { listFulfilmentQueue, QUEUE_VIEWS, type QueueEntry, type QueueView } from "@/lib/services/fulfilment-queue";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -40,7 +41,7 @@ export default async function QueuePage({ searchParams }: { searchParams: AdminS
   const requested = param(sp, "view");
   const view: QueueView = QUEUE_VIEWS.find((v) => v === requested) ?? "manual";
   const search = param(sp, "q")?.trim().slice(0, 200);
-  const page = Math.max(1, Number.parseInt(param(sp, "page") ?? "1", 10) || 1);
+  const page = pageNumber(param(sp, "page"));
   const { entries, total } = await listFulfilmentQueue(getDb(), { view, viewerId: staff.user.id, search, page, pageSize: PAGE_SIZE });
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const empty = view === "mine" ? m.emptyMine : view === "retrying" ? m.emptyRetrying : m.empty;

@@ -57,9 +57,11 @@ export const adminCampaigns = defineMessages({
       previous: "Назад",
       next: "Дальше",
       details: "Показать график кампании {name}",
+      other: "Остальные кампании",
+      otherHint: "переходы по кампаниям сверх {max} в день, без названий",
     },
     about:
-      "Переход — загрузка страницы магазина по ссылке с utm_source или utm_medium (обновление страницы — ещё один переход; боты и предзагрузка не считаются). О посетителе ничего не хранится. Заказ относится к кампании, с которой покупатель пришёл последней (за 30 дней). Конверсия может быть больше 100 %, если заказы сделаны по переходам до начала периода.",
+      "Переход — загрузка существующей страницы магазина по ссылке с utm_source или utm_medium (обновление страницы — ещё один переход; боты, предзагрузка и несуществующие страницы не считаются). О посетителе ничего не хранится. За день отдельно учитываются не больше {max} кампаний: переходы по остальным складываются в строку «Остальные кампании». Заказ относится к кампании, с которой покупатель пришёл последней (за 30 дней). Конверсия может быть больше 100 %, если заказы сделаны по переходам до начала периода.",
     link: {
       title: "Ссылка для кампании",
       intro: "Выберите страницу магазина и подпишите кампанию — получится ссылка, переходы и заказы по которой видны в отчёте.",
@@ -157,9 +159,11 @@ export const adminCampaigns = defineMessages({
       previous: "Previous",
       next: "Next",
       details: "Show the chart of campaign {name}",
+      other: "Other campaigns",
+      otherHint: "visits of campaigns beyond {max} a day, names not kept",
     },
     about:
-      "A visit is a load of a store page by a link with utm_source or utm_medium (a reload is another visit; bots and prefetches are not counted). Nothing about the visitor is stored. An order belongs to the last campaign the shopper arrived by (within 30 days). Conversion can exceed 100% when orders come from visits made before the period.",
+      "A visit is a load of a store page that exists by a link with utm_source or utm_medium (a reload is another visit; bots, prefetches and pages that do not exist are not counted). Nothing about the visitor is stored. A day keeps at most {max} campaigns apart: the visits of any further ones are added up in the row “Other campaigns”. An order belongs to the last campaign the shopper arrived by (within 30 days). Conversion can exceed 100% when orders come from visits made before the period.",
     link: {
       title: "Campaign link",
       intro: "Pick a store page and name the campaign: you get a link whose visits and orders show in the report.",

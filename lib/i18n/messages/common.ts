@@ -34,6 +34,12 @@ export const common = defineMessages({
       body: "Такой страницы нет: возможно, ссылка устарела или в адресе опечатка.",
       home: "В каталог",
     },
+    badRequest: {
+      title: "Адрес не читается",
+      body: "В адресе страницы есть символы, которые магазин не может прочитать: возможно, ссылка обрезана или искажена при копировании.",
+      home: "В каталог",
+      reference: "Код запроса: {requestId}",
+    },
     error: {
       title: "Что-то пошло не так",
       body: "Страница не загрузилась из-за ошибки на нашей стороне. Попробуйте ещё раз через минуту.",
@@ -72,6 +78,12 @@ export const common = defineMessages({
       title: "Page not found",
       body: "There is no such page: the link may be out of date, or the address has a typo.",
       home: "Go to the catalog",
+    },
+    badRequest: {
+      title: "The address cannot be read",
+      body: "The page's address has characters the store cannot read: the link may have been cut off or garbled when it was copied.",
+      home: "Go to the catalog",
+      reference: "Request id: {requestId}",
     },
     error: {
       title: "Something went wrong",
