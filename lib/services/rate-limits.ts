@@ -30,6 +30,9 @@ export const POLICIES = {
   guests: { name: "guests", limit: env.RATE_LIMIT_GUESTS_PER_IP, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
   signin: { name: "signin", limit: env.RATE_LIMIT_SIGNIN, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
   promo: { name: "promo", limit: env.RATE_LIMIT_PROMO, windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS },
+  /** Webhook test events and resends: each makes the store POST to a URL its owner chose, so the store is no reflector. */
+  webhookSendsEndpoint: { name: "webhook_sends_endpoint", limit: env.RATE_LIMIT_WEBHOOK_SENDS_PER_ENDPOINT, windowSeconds: 60 },
+  webhookSendsAccount: { name: "webhook_sends_account", limit: env.RATE_LIMIT_WEBHOOK_SENDS_PER_ACCOUNT, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export const rateLimitsEnabled = (): boolean => env.RATE_LIMITS === "on";

@@ -301,6 +301,78 @@ describe("endpoints on the account page", () => {
     warned.mockRestore();
   });
 
+  describe("test events and resends, limited per endpoint and per account", () => {
+    /** A burst must not straddle the end of a minute: the endpoint's window (and the account's hour) would start afresh in it. */
+    const awayFromAWindowsEnd = async () => {
+      const intoMinute = (Date.now() / 1000) % 60;
+      if (intoMinute > 45) await new Promise((r) => setTimeout(r, (61 - intoMinute) * 1000));
+    };
+    const settled = async (attempts: Promise<string>[]) => {
+      const results = await Promise.allSettled(attempts);
+      const refusals = results.flatMap((r) => (r.status === "rejected" ? [r.reason as DomainError<"rate_limited">] : []));
+      return { accepted: results.filter((r) => r.status === "fulfilled").length, refusals };
+    };
+    const deliveriesTo = async (endpointId: string) =>
+      (await t.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${endpointId}`)).rows[0]!
+        .n;
+
+    it("accepts at most 10 of 200 concurrent test events to one endpoint; resends count too", async () => {
+      await awayFromAWindowsEnd();
+      const userId = await tokens.ensureUser(t.db, "hooks-reflector@example.com");
+      const endpoint = await endpoints.createWebhookEndpoint(t.db, {
+        userId,
+        url: "https://reflect.example.com/hook",
+        eventTypes: ["intent.paid"],
+      });
+      const burst = await settled(Array.from({ length: 200 }, () => endpoints.sendTestEvent(t.db, userId, endpoint.id)));
+      expect(burst.accepted).toBeLessThanOrEqual(10);
+      expect(burst.accepted).toBeGreaterThan(0);
+      expect(burst.refusals).toHaveLength(200 - burst.accepted);
+      // Counted at once, a burst runs past the account's 30 too; a refusal names the limit that frees up last.
+      const policies = {
+        "test events and resends to this endpoint": ["webhook_sends_endpoint", 10, 60],
+        "test events and resends for this account": ["webhook_sends_account", 30, 3600],
+      };
+      for (const refusal of burst.refusals) {
+        expect(refusal.reason).toBe("rate_limited");
+        const [policy, limit, windowSeconds] = policies[refusal.details.what as keyof typeof policies];
+        expect(refusal.details.state).toMatchObject({ policy, limit, windowSeconds });
+        expect(refusal.details.state.resetSeconds).toBeGreaterThanOrEqual(1);
+      }
+      expect(burst.refusals.some((r) => r.details.what === "test events and resends to this endpoint")).toBe(true);
+      expect(await deliveriesTo(endpoint.id)).toBe(burst.accepted);
+      const [first] = (await endpoints.listEndpointDeliveries(t.db, userId)).get(endpoint.id)!;
+      const resends = await settled(Array.from({ length: 20 }, () => endpoints.resendWebhookDelivery(t.db, userId, first!.id)));
+      expect(burst.accepted + resends.accepted).toBeLessThanOrEqual(10);
+      expect(resends.refusals.every((r) => r.reason === "rate_limited")).toBe(true);
+      expect(await deliveriesTo(endpoint.id)).toBe(burst.accepted + resends.accepted);
+    });
+
+    it("accepts at most 30 an hour for one account, over all its endpoints", async () => {
+      await awayFromAWindowsEnd();
+      const userId = await tokens.ensureUser(t.db, "hooks-many-endpoints@example.com");
+      const owned = [];
+      for (let i = 0; i < 5; i++)
+        owned.push(
+          await endpoints.createWebhookEndpoint(t.db, { userId, url: `https://many.example.com/${i}`, eventTypes: ["intent.paid"] }),
+        );
+      const burst = await settled(owned.flatMap((e) => Array.from({ length: 20 }, () => endpoints.sendTestEvent(t.db, userId, e.id))));
+      expect(burst.accepted).toBeLessThanOrEqual(30);
+      expect(burst.refusals.some((r) => r.details.what === "test events and resends for this account")).toBe(true);
+      let sent = 0;
+      for (const e of owned) sent += await deliveriesTo(e.id);
+      expect(sent).toBe(burst.accepted);
+      // Another account's endpoint is not held up.
+      const other = await tokens.ensureUser(t.db, "hooks-neighbour@example.com");
+      const theirs = await endpoints.createWebhookEndpoint(t.db, {
+        userId: other,
+        url: "https://many.example.com/other",
+        eventTypes: ["intent.paid"],
+      });
+      await expect(endpoints.sendTestEvent(t.db, other, theirs.id)).resolves.toEqual(expect.any(String));
+    });
+  });
+
   it("rewords the attempts recorded before without their addresses (migration 0028)", async () => {
     const userId = await tokens.ensureUser(t.db, "hooks-old-attempts@example.com");
     const endpoint = await endpoints.createWebhookEndpoint(t.db, {
