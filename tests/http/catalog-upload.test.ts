@@ -138,6 +138,19 @@ describe("a catalog upload of junk", () => {
     expect(rows.map((r) => r.app_id)).toEqual([4300001, 4300002, 4300003]);
   });
 
+  it("of 6,000 new games: imports them all, with a line of progress per percent at most", async () => {
+    const lines = Array.from({ length: 6000 }, (_, i) =>
+      JSON.stringify({ [4500000 + i]: { success: true, data: { type: "game", name: `Bulk ${i}`, steam_appid: 4500000 + i } } }),
+    );
+    const answer = await upload(lines.join("\n"));
+    await expectAlive();
+    const progress = answer.lines.filter((l) => l.type === "progress");
+    expect(progress.length).toBeLessThanOrEqual(101);
+    expect(progress.at(-1)).toEqual({ type: "progress", done: 6000, total: 6000 });
+    expect(answer.lines.at(-1)).toMatchObject({ type: "done", imported: 6000, updated: 0, errors: { total: 0 } });
+    expect(answer.bytes).toBeLessThan(MAX_ANSWER_BYTES);
+  });
+
   it("of more than the limit, sent without a Content-Length: refused as too large, nothing read past the limit", async () => {
     const chunk = new Uint8Array(64 * 1024).fill(0x78);
     let sent = 0;

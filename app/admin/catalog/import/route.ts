@@ -44,10 +44,15 @@ export const POST = withRequestContext(async (request: Request) => {
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (line: CatalogImportLine) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      // A line per percent at most: a file of 60,000 small games is 1,200 batches.
+      let percent = -1;
+      const progress = (done: number, total: number) => {
+        if (Math.floor((done * 100) / total) === percent && done < total) return;
+        percent = Math.floor((done * 100) / total);
+        send({ type: "progress", done, total });
+      };
       try {
-        const result = await importCatalogFile(getDb(), staff.actor, { name: upload.filename, parsed }, (done, total) =>
-          send({ type: "progress", done, total }),
-        );
+        const result = await importCatalogFile(getDb(), staff.actor, { name: upload.filename, parsed }, progress);
         send({ type: "done", ...result });
       } catch (err) {
         log.error({ err, area: "catalog-import" }, "catalog import failed");
