@@ -92,6 +92,7 @@ const appdetailsDataSchema = z.object({
 type AppdetailsData = z.infer<typeof appdetailsDataSchema>;
 
 const entrySchema = z.object({ success: z.boolean(), data: z.unknown().optional() });
+const typedEntrySchema = z.object({ type: z.string() });
 
 /** The store's genre ids, so a file fetched with a Russian `l=` still gets the catalog's English genre names. */
 const GENRE_NAMES: Record<string, string> = {
@@ -150,12 +151,14 @@ class DocumentReader {
     // A byte-order mark is not JSON; the decoder drops it from bytes, and a text in hand loses it too.
     if (this.lineNumber === 0 && this.line.length === 0 && text.startsWith("\ufeff")) text = text.slice(1);
     this.document?.pieces.push(text);
-    for (let cut = text.indexOf("\n"); cut >= 0; cut = text.indexOf("\n")) {
-      this.line.push(text.slice(0, cut));
-      text = text.slice(cut + 1);
-      this.endLine(text);
+    let start = 0;
+    for (let cut = text.indexOf("\n"); cut >= 0; cut = text.indexOf("\n", start)) {
+      this.line.push(text.slice(start, cut));
+      start = cut + 1;
+      // What the chunk has after this line: the text a document beginning here keeps.
+      this.endLine(this.mode === "start" ? text.slice(start) : "");
     }
-    if (text) this.line.push(text);
+    if (start < text.length) this.line.push(text.slice(start));
   }
 
   end(): void {
@@ -347,7 +350,7 @@ function mapEntry(entry: unknown, giftRegions: string[], warn: (warning: ImportW
   const outer = entrySchema.safeParse(entry);
   if (!outer.success) return { refusal: { reason: "invalid_entry", details: { fields: fieldsOf(outer.error) } } };
   if (!outer.data.success) return { refusal: { reason: "store_returned_nothing", details: {} } };
-  const typed = z.object({ type: z.string() }).safeParse(outer.data.data);
+  const typed = typedEntrySchema.safeParse(outer.data.data);
   if (typed.success && typed.data.type !== "game")
     return { refusal: { reason: "not_a_game", details: { type: typed.data.type.slice(0, 40) } } };
   const data = appdetailsDataSchema.safeParse(outer.data.data);
@@ -657,11 +660,7 @@ export async function importAppdetails(db: DbExecutor, file: string | ParsedAppd
     skipped.addAll(file.skipped);
     if (file.currency === null) warnings.add({ reason: "regional_no_currency", details: { region: file.region } });
   }
-  const withRegions = parsed.games.map((game) => ({
-    ...game,
-    packages: game.packages.map((p) => ({ ...p, regionPrices: regionPricesOf(game.appId, p, regional) })),
-  }));
-  const ids = withRegions.map((g) => g.appId);
+  const ids = parsed.games.map((g) => g.appId);
   const existing = new Map<
     number,
     { titleRu: string | null; altTitles: string[]; featured: string[]; sortRank: number; giftRegions: string[] }
@@ -682,11 +681,13 @@ export async function importAppdetails(db: DbExecutor, file: string | ParsedAppd
   }
   const [last] = await db.select({ rank: sql<number>`coalesce(max(${games.sortRank}), 0)::int` }).from(games);
   let nextRank = last?.rank ?? 0;
-  const inputs: GameInput[] = withRegions.map((game) => {
+  // One copy of each game, its packages with their regional prices: the parsed games stay the caller's.
+  const inputs: GameInput[] = parsed.games.map(({ packages, ...game }) => {
     const known = existing.get(game.appId);
-    if (!known) return { ...game, featured: [], sortRank: ++nextRank };
+    const withRegions = { ...game, packages: packages.map((p) => ({ ...p, regionPrices: regionPricesOf(game.appId, p, regional) })) };
+    if (!known) return { ...withRegions, featured: [], sortRank: ++nextRank };
     return {
-      ...game,
+      ...withRegions,
       titleRu: known.titleRu,
       altTitles: known.altTitles,
       featured: known.featured as GameInput["featured"],
