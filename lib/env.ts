@@ -201,10 +201,13 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Failed sign-ins per window on one account from one address (lib/auth/sign-in-limiter.ts has the whole rule). */
   RATE_LIMIT_SIGNIN: z.coerce.number().int().min(1).max(1_000_000).default(10),
-  /** Wrong promo codes per window for one token owner (per address for the store's own pages). */
+  /** Wrong promo codes per window for one owner (a guest: its browser session), and apart for one client address (lib/services/promo-guesses.ts). */
   RATE_LIMIT_PROMO: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** Confirmation mails one account may ask for again per strict window (a sign-up's first one is not counted). */
   RATE_LIMIT_CONFIRMATION_MAIL: z.coerce.number().int().min(1).max(1_000_000).default(3),
+  /** Webhook test events and resends (each a POST to the endpoint's URL at once) per minute to one endpoint, and per hour for one account. */
+  RATE_LIMIT_WEBHOOK_SENDS_PER_ENDPOINT: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  RATE_LIMIT_WEBHOOK_SENDS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** Requests per window from every guest storefront token of one address together (each token is free to mint). */
   RATE_LIMIT_GUESTS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Open holds (unpaid intents holding a gear unit or a promo-code use) the store's own pages may have at once (lib/services/holds.ts). */

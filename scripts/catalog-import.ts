@@ -1,9 +1,15 @@
 // Operator CLI: import files of store `appdetails` responses (the store's, fetched with cc=ru, and one per
 // other region) into the app's database (DATABASE_URL, or the embedded one).
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { DEFAULT_GIFT_REGIONS, importAppdetails } from "@/lib/catalog/import-appdetails";
-import { importEntryText, importSkipText, importWarningText } from "@/lib/catalog/import-problems";
+import {
+  DEFAULT_GIFT_REGIONS,
+  importAppdetails,
+  readAppdetails,
+  readRegionalAppdetails,
+  type RegionalFile,
+} from "@/lib/catalog/import-appdetails";
+import { importEntryText, importSkipText, importWarningText, type ImportProblemList } from "@/lib/catalog/import-problems";
 import { messages } from "@/lib/i18n/messages";
 import { UsageError, runCli, withDatabase } from "./lib/cli";
 import { readRatesFile, refuseJumps, warnMissingRates } from "./lib/rates";
@@ -49,23 +55,35 @@ async function main(argv: string[]): Promise<void> {
   const storeFiles = positionals.filter((p) => !regionalArgs.includes(p));
   if (storeFiles.length !== 1) throw new UsageError("give exactly one FILE fetched with cc=ru, and any number of CC=FILE");
   const defaultGiftRegions = parseRegions(values.regions);
-  const text = await fs.readFile(storeFiles[0]!, "utf8");
-  const regional = await Promise.all(
-    regionalArgs.map(async (arg) => ({ region: arg.slice(0, 2).toUpperCase(), text: await fs.readFile(arg.slice(3), "utf8") })),
-  );
-  if (regional.some((r) => r.region === "RU")) throw new UsageError("RU prices are the store's own: give the cc=ru file as FILE");
+  const regionOf = (arg: string) => arg.slice(0, 2).toUpperCase();
+  if (regionalArgs.some((arg) => regionOf(arg) === "RU"))
+    throw new UsageError("RU prices are the store's own: give the cc=ru file as FILE");
+  // Each file is read as a stream, as the back office reads an upload: a file of junk lines costs
+  // one line's memory and a bounded list of problems, whatever its size.
+  const parsed = await readAppdetails(fs.createReadStream(storeFiles[0]!), { defaultGiftRegions });
+  const regional: RegionalFile[] = [];
+  for (const arg of regionalArgs) regional.push(await readRegionalAppdetails(fs.createReadStream(arg.slice(3)), regionOf(arg)));
   const rates = values.rates === undefined ? [] : await readRatesFile(values.rates);
 
   await withDatabase(async (db) => {
     await refuseJumps(db, rates, values.force === true);
-    const summary = await importAppdetails(db, text, { defaultGiftRegions, regional, rates });
+    const summary = await importAppdetails(db, parsed, { regional, rates });
     if (rates.length > 0) console.log(`Stored ${rates.length} currency ${rates.length === 1 ? "rate" : "rates"} from ${values.rates}.`);
-    console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.length}.`);
+    console.log(`Imported ${summary.imported} new games, updated ${summary.updated}, skipped ${summary.skipped.total}.`);
     const texts = messages.en.adminCatalog.catalog.import.problems;
-    for (const s of summary.skipped) console.log(`  skipped ${importEntryText(s, texts)}: ${importSkipText(s, texts)}`);
-    for (const w of summary.warnings) console.log(`  warning: ${importWarningText(w, texts)}`);
+    for (const s of summary.skipped.first) console.log(`  skipped ${importEntryText(s, texts)}: ${importSkipText(s, texts)}`);
+    printRest("skipped", summary.skipped, texts.skipKinds);
+    for (const w of summary.warnings.first) console.log(`  warning: ${importWarningText(w, texts)}`);
+    printRest("warnings", summary.warnings, texts.warningKinds);
     await warnMissingRates(db);
   });
+}
+
+/** A list longer than what it shows: how many there were of each reason. */
+function printRest(what: string, list: ImportProblemList<{ reason: string }>, kinds: Readonly<Record<string, string>>): void {
+  if (list.total <= list.first.length) return;
+  const byReason = Object.entries(list.byReason).map(([reason, n]) => `${kinds[reason] ?? reason} ${n}`);
+  console.log(`  ... ${list.total - list.first.length} more ${what} not listed; all ${list.total} by reason: ${byReason.join(", ")}`);
 }
 
 runCli("catalog:import", () => main(process.argv.slice(2)), "Run with --help for usage.");

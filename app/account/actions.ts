@@ -14,7 +14,7 @@ import {
   type ResendConfirmationResult,
 } from "@/lib/schemas/account";
 import { tokenCreateRequestSchema, type CreateTokenResult, type RevokeTokenResult, type TokenFormField } from "@/lib/schemas/tokens";
-import { isDomainError } from "@/lib/errors";
+import { isDomainError, type DomainError } from "@/lib/errors";
 import { originFromHeaders } from "@/lib/http/public-origin";
 import { createAccountApiToken } from "@/lib/services/account";
 import { resendEmailConfirmation } from "@/lib/services/email-confirmation";
@@ -34,6 +34,7 @@ import {
   type ResendWebhookResult,
   type WebhookEndpointActionResult,
   type WebhookEndpointFormField,
+  type WebhookSendLimited,
 } from "@/lib/schemas/webhooks";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -141,6 +142,7 @@ async function onEndpoint(
     await operation(user.id, id.data);
   } catch (err) {
     if (isDomainError(err, "webhook_endpoint_not_found")) return { ok: false, reason: err.reason };
+    if (isDomainError(err, "rate_limited")) return sendLimited(err);
     throw err;
   }
   revalidatePath("/account");
@@ -169,8 +171,21 @@ export async function resendWebhookDeliveryAction(deliveryId: unknown): Promise<
     await resendWebhookDelivery(getDb(), user.id, id.data);
   } catch (err) {
     if (isDomainError(err, "webhook_delivery_not_found")) return { ok: false, reason: err.reason };
+    if (isDomainError(err, "rate_limited")) return sendLimited(err);
     throw err;
   }
   revalidatePath("/account");
   return { ok: true };
+}
+
+/** A test event or resend past its endpoint's or account's limit (lib/services/webhook-endpoints.ts), as the page words it. */
+function sendLimited(err: DomainError<"rate_limited">): WebhookSendLimited {
+  const { state } = err.details;
+  return {
+    ok: false,
+    reason: "rate_limited",
+    per: state.policy === "webhook_sends_account" ? "account" : "endpoint",
+    limit: state.limit,
+    retryAfterSeconds: Math.max(1, state.resetSeconds),
+  };
 }

@@ -247,6 +247,8 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
     try {
       const result = await operation();
       if (result.ok) setNotice(done ?? null);
+      else if (result.reason === "rate_limited")
+        setError(format(m.sendsLimited[result.per], { limit: result.limit, wait: wait(result.retryAfterSeconds) }));
       else setError(t.errors.reasons[result.reason]);
     } catch {
       setError(t.account.errors.generic);
@@ -254,6 +256,10 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
       setPending(false);
     }
   }
+
+  /** How long until a limit lets the next send through, in seconds under two minutes, else in whole minutes. */
+  const wait = (seconds: number) =>
+    seconds < 120 ? plural(locale, seconds, m.seconds) : plural(locale, Math.ceil(seconds / 60), m.minutes);
 
   const titleId = `endpoint-${endpoint.id}`;
   return (

@@ -5,9 +5,10 @@ import { useId, useState } from "react";
 import { Field, describedBy } from "@/components/account/field";
 import { inputClass, primaryButtonClass } from "@/components/account/styles";
 import { useI18n } from "@/components/i18n/i18n-provider";
-import { tableClass, tableWrapClass, tdClass, thClass } from "@/components/admin/ui";
+import { TableRegion, tableClass, tdClass, thClass } from "@/components/admin/ui";
 import type { AdminActionResult } from "@/lib/admin/action";
-import { importEntryText, importSkipText, importWarningText } from "@/lib/catalog/import-problems";
+import { importEntryText, importSkipText, importWarningText, type ImportProblemList } from "@/lib/catalog/import-problems";
+import { intlLocale, type Locale } from "@/lib/i18n/config";
 import { format } from "@/lib/i18n/format";
 import { CATALOG_IMPORT_MAX_BYTES, gameRegionsSchema, type CatalogImportLine } from "@/lib/schemas/admin-catalog";
 import { stringValues } from "./action-button";
@@ -83,7 +84,7 @@ type Done = Extract<CatalogImportLine, { type: "done" }>;
  * (NDJSON): progress while the games are written, then the counts and each game's error.
  */
 export function CatalogImport() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const m = t.adminCatalog.catalog.import;
   const router = useRouter();
   const id = useId();
@@ -168,16 +169,16 @@ export function CatalogImport() {
         ) : null}
         {result ? (
           <p className="font-semibold text-white">
-            {format(m.result, { imported: result.imported, updated: result.updated, errors: result.errors.length })}
+            {format(m.result, { imported: result.imported, updated: result.updated, errors: number(result.errors.total) })}
           </p>
         ) : null}
       </div>
-      {result && result.errors.length > 0 ? (
+      {result && result.errors.total > 0 ? (
         <section aria-labelledby={`${id}-errors`}>
           <h3 id={`${id}-errors`} className="text-base font-semibold text-white">
             {m.errorsHeading}
           </h3>
-          <div className={tableWrapClass}>
+          <TableRegion label={m.errorsTable}>
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -190,7 +191,7 @@ export function CatalogImport() {
                 </tr>
               </thead>
               <tbody>
-                {result.errors.map((e, i) => (
+                {result.errors.first.map((e, i) => (
                   <tr key={i}>
                     <td className={`${tdClass} font-mono whitespace-nowrap`}>{importEntryText(e, m.problems)}</td>
                     <td className={`${tdClass} break-words`}>{importSkipText(e, m.problems)}</td>
@@ -198,23 +199,49 @@ export function CatalogImport() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
+          <ProblemCounts list={result.errors} kinds={m.problems.skipKinds} />
         </section>
       ) : null}
-      {result && result.warnings.length > 0 ? (
+      {result && result.warnings.total > 0 ? (
         <section aria-labelledby={`${id}-warnings`}>
           <h3 id={`${id}-warnings`} className="text-base font-semibold text-white">
             {m.warningsHeading}
           </h3>
           <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-300">
-            {result.warnings.map((w, i) => (
+            {result.warnings.first.map((w, i) => (
               <li key={i} className="break-words">
                 {importWarningText(w, m.problems)}
               </li>
             ))}
           </ul>
+          <ProblemCounts list={result.warnings} kinds={m.problems.warningKinds} />
         </section>
       ) : null}
+    </div>
+  );
+
+  function number(n: number): string {
+    return formatCount(locale, n);
+  }
+}
+
+const formatCount = (locale: Locale, n: number) => new Intl.NumberFormat(intlLocale(locale)).format(n);
+
+/** Past the problems a list shows: that it shows only the first, and how many there were of each reason. */
+function ProblemCounts({ list, kinds }: { list: ImportProblemList<{ reason: string }>; kinds: Readonly<Record<string, string>> }) {
+  const { t, locale } = useI18n();
+  const m = t.adminCatalog.catalog.import;
+  if (list.total <= list.first.length) return null;
+  return (
+    <div className="mt-2 text-sm text-slate-300">
+      <p>{format(m.shownOf, { shown: formatCount(locale, list.first.length), total: formatCount(locale, list.total) })}</p>
+      <p className="mt-1">{m.byReason}</p>
+      <ul className="mt-1 list-disc pl-5">
+        {Object.entries(list.byReason).map(([reason, count]) => (
+          <li key={reason}>{format(m.count, { kind: kinds[reason] ?? reason, count: formatCount(locale, count ?? 0) })}</li>
+        ))}
+      </ul>
     </div>
   );
 }

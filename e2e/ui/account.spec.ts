@@ -254,6 +254,42 @@ test("webhooks: register an endpoint for a loopback receiver, send a test event,
   }
 });
 
+test("webhooks: test events past the endpoint's limit are refused with how long to wait", async ({ page }) => {
+  // Ten a minute per endpoint, in a window aligned to the clock: the clicks must not straddle its end.
+  const intoMinute = (Date.now() / 1000) % 60;
+  if (intoMinute > 30) await new Promise((r) => setTimeout(r, (61 - intoMinute) * 1000));
+  const receiver = await startReceiver();
+  try {
+    await page.goto("/sign-in?callbackUrl=%2Faccount%23webhooks");
+    await signIn(page);
+    const section = page.getByRole("region", { name: "Webhooks" });
+    const url = `${receiver.url}/limited`;
+    await section.getByRole("textbox", { name: "Endpoint URL" }).fill(url);
+    await section.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(section.getByRole("heading", { name: `Endpoint ${url} added` })).toBeFocused();
+    const item = section.getByRole("listitem").filter({ has: page.getByRole("heading", { name: url }) });
+    const send = item.getByRole("button", { name: `Send a test event to ${url}` });
+    for (let i = 0; i < 10; i++) {
+      await send.click();
+      await expect(item.getByRole("status").filter({ hasText: "Test event queued." })).toBeVisible();
+      await expect(send).toBeEnabled();
+    }
+    await send.click();
+    await expect(item.getByRole("alert")).toHaveText(
+      /^An endpoint gets at most 10 test events and resends a minute\. Try again in \d+ seconds?\.$/,
+    );
+    await expect(item.getByText("Test event queued.")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+    await item.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: ".data/e2e/screenshots/desktop/account-webhook-limit.png" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await item.getByRole("alert").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: ".data/e2e/screenshots/phone/account-webhook-limit.png" });
+  } finally {
+    await receiver.close();
+  }
+});
+
 test("signing in and out hands the store's own pages a token for the new owner", async ({ page }) => {
   await page.goto("/sign-in");
   // A guest's storefront token from before signing in must not be reused afterwards.

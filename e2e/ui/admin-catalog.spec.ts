@@ -165,6 +165,24 @@ test("an admin uploads a catalog file, sees its errors per game, hides the new g
   expect(audit.map((a) => a.action)).toEqual(["catalog.import", "game.hide", "game.show"]);
 });
 
+test("an admin uploads a file of junk and sees the first problems and how many there were of each @phone", async ({ page }) => {
+  const admin = await createStaff("admin");
+  await signInAsStaff(page, admin, "/admin/catalog");
+  const upload = page.getByRole("region", { name: "Загрузить файл каталога" });
+  const junk = `${"x\n".repeat(100_000)}${"[1]\n".repeat(3)}`;
+  await upload.getByLabel("Файл").setInputFiles({ name: "junk.jsonl", mimeType: "application/json", buffer: Buffer.from(junk) });
+  await upload.getByRole("button", { name: "Загрузить" }).click();
+  await expect(upload.getByText(/^Новых игр: 0, обновлено: 0, с ошибками: 100\s003\.$/)).toBeVisible();
+  const errors = upload.getByRole("region", { name: "Ошибки по играм" });
+  await expect(errors.getByRole("row")).toHaveCount(21);
+  await expect(errors.getByRole("row").nth(1)).toContainText("строка 1");
+  await expect(errors.getByRole("row").nth(20)).toContainText("строка 20");
+  await expect(errors.getByText(/^Показаны первые 20 из 100\s003\.$/)).toBeVisible();
+  await expect(errors.getByRole("listitem")).toHaveText([/^не JSON: 100\s000$/, "не объект с app id в ключах: 3"]);
+  await expectAccessible(page, { allRules: true });
+  await screenshot(page, "admin-catalog-import-junk");
+});
+
 test("an admin edits a game's gift regions and sees each region's verdict @phone", async ({ page }) => {
   const admin = await createStaff("admin");
   await signInAsStaff(page, admin, "/admin/catalog/620");

@@ -9,15 +9,8 @@ import { readIdempotencyKey, withIdempotency } from "./idempotency";
 import { validationMessage } from "@/lib/schemas/validation";
 import { routePattern } from "@/lib/metrics";
 import { rateLimitHeaders } from "@/lib/rate-limit-headers";
-import {
-  POLICIES,
-  enforceRateLimit,
-  hitRateLimit,
-  rateLimitsEnabled,
-  releaseRateLimit,
-  tooManyRequests,
-  type RateLimitResult,
-} from "@/lib/services/rate-limits";
+import { returnPromoGuess, takePromoGuess } from "@/lib/services/promo-guesses";
+import { POLICIES, enforceRateLimit, rateLimitsEnabled, type RateLimitResult } from "@/lib/services/rate-limits";
 import type { Endpoint } from "./endpoints";
 import { domainErrorResponse, errorResponse } from "./errors";
 import { clientAddressOf, elapsedMs, internalError, logRequest, requestIdOf } from "./request-context";
@@ -58,7 +51,7 @@ export type ApiRouteHandler = ((request: Request, context: RouteContext<Record<s
 /**
  * Wraps an /api/v1 route handler in everything its descriptor (lib/api/endpoints.ts) declares:
  * bearer token and scope, rate limits (per token; per client address without a valid token;
- * promo-code guesses per owner), content type, body size, JSON parsing, schema validation of
+ * promo-code guesses per owner and per address), content type, body size, JSON parsing, schema validation of
  * query and body, idempotency, every refusal mapped to `{code, message, reason, param}` with a
  * request id, and one log line and the metrics per request.
  */
@@ -90,9 +83,11 @@ export function withApi<const E extends Endpoint>(
       const rawBody = endpoint.body ? (endpoint.bodyOptional && hasNoBody(request) ? {} : await readJsonBody(request)) : undefined;
       const body = endpoint.body ? parse(endpoint.body, rawBody) : undefined;
       const params = context?.params ? await context.params : {};
-      const promoKey =
-        rateLimitsEnabled() && endpoint.rateLimits ? promoGuessKey(body, endpoint.rateLimits.promoGuessField, token, ip) : null;
-      const promoGuess = promoKey ? await countPromoGuess(db, promoKey, counted) : null;
+      const promoGuess =
+        rateLimitsEnabled() && endpoint.rateLimits && hasCode(body, endpoint.rateLimits.promoGuessField)
+          ? await takePromoGuess(db, token, ip, counted)
+          : null;
+      if (promoGuess) counted.push(promoGuess.state);
       let guessed = false;
       const run = (executor: DbExecutor) =>
         Promise.resolve(
@@ -125,7 +120,7 @@ export function withApi<const E extends Endpoint>(
         throw err;
       } finally {
         // Counted before it was judged; only a wrong code keeps its count (a used-up code is real).
-        if (promoGuess && !guessed) await releaseRateLimit(db, promoGuess);
+        if (promoGuess && !guessed) await returnPromoGuess(db, promoGuess);
       }
     } catch (err) {
       if (err instanceof DomainError) refused = err.reason;
@@ -155,33 +150,10 @@ function toErrorResponse(err: unknown, context: { requestId: string; method: str
   return err instanceof DomainError ? domainErrorResponse(err) : internalError(err, context);
 }
 
-/**
- * Whose promo-code guesses a request with a code counts against: the token's owner, or for the
- * store's own pages (whose guests share one owner) the client's address. Null without a code.
- */
-function promoGuessKey(body: unknown, field: string, token: AuthToken, ip: string): string | null {
+/** Whether the request names a promo code in `field`: only then is it a guess (lib/services/promo-guesses.ts). */
+function hasCode(body: unknown, field: string): boolean {
   const code = body && typeof body === "object" && field in body ? (body as Record<string, unknown>)[field] : undefined;
-  if (code === undefined || code === null || code === "") return null;
-  return token.purpose === "storefront" ? `promo:ip:${ip}` : `promo:user:${token.userId}`;
-}
-
-/**
- * Before any work, the request with a code takes one of the owner's promo guesses, so a burst can
- * never have more codes judged than the limit allows; the caller gives it back unless the code
- * turns out wrong. An owner with no guesses left gets 429 for every request with a code, right or wrong.
- */
-async function countPromoGuess(db: Database, key: string, counted: RateLimitResult[]): Promise<RateLimitResult> {
-  const promo = await hitRateLimit(db, key, POLICIES.promo);
-  if (!promo.allowed) {
-    await releaseRateLimit(db, promo);
-    throw tooManyRequests(
-      key.startsWith("promo:ip:") ? "wrong promo codes from this address" : "wrong promo codes for this token's owner",
-      promo,
-      counted,
-    );
-  }
-  counted.push(promo);
-  return promo;
+  return code !== undefined && code !== null && code !== "";
 }
 
 /**

@@ -6,7 +6,7 @@ import { games } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { refreshCatalogCounts, upsertGames, type GameInput, type PackageInput, type RegionPriceInput } from "@/lib/services/catalog-write";
-import type { ImportEntry, ImportSkip, ImportWarning } from "./import-problems";
+import { ImportProblemTally, type ImportEntry, type ImportProblemList, type ImportSkip, type ImportWarning } from "./import-problems";
 import { upsertCurrencyRates, type CurrencyRateInput } from "@/lib/services/giftability";
 
 // Imports files of the store's `appdetails` responses: the store's own (fetched with cc=ru, so amounts
@@ -18,15 +18,18 @@ export type { ImportSkip, ImportWarning } from "./import-problems";
 
 export interface ParsedAppdetails {
   games: ImportedGame[];
-  skipped: ImportSkip[];
-  warnings: ImportWarning[];
+  skipped: ImportProblemTally<ImportSkip>;
+  warnings: ImportProblemTally<ImportWarning>;
 }
+
+/** A file's text, or its bytes as they are read (a stream of an upload or of a file on disk). */
+export type ImportSource = string | AsyncIterable<Uint8Array | string>;
 
 export interface ImportOptions {
   /** The file says nothing about gift regions; new games get these. */
   defaultGiftRegions?: string[];
-  /** Files fetched with another `cc=`, one per region: each package's price there, in the file's currency. */
-  regional?: { region: string; text: string }[];
+  /** Files fetched with another `cc=`, one per region, as read (`readRegionalAppdetails`): each package's price there, in the file's currency. */
+  regional?: readonly RegionalFile[];
   /**
    * Write the games this many at a time and report after each batch (the back office's progress).
    * A batch the database refuses is then written game by game, and each game it still refuses is
@@ -40,10 +43,9 @@ export interface ImportOptions {
 export interface ImportSummary {
   imported: number;
   updated: number;
-  skipped: ImportSkip[];
-  /** Games the database refused (with `batches` only): app id and why. */
-  failed: ImportSkip[];
-  warnings: ImportWarning[];
+  /** Every entry not written: refused by the file's rules, then (with `batches` only) by the database. */
+  skipped: ImportProblemList<ImportSkip>;
+  warnings: ImportProblemList<ImportWarning>;
 }
 
 export const DEFAULT_GIFT_REGIONS = ["RU"];
@@ -90,6 +92,7 @@ const appdetailsDataSchema = z.object({
 type AppdetailsData = z.infer<typeof appdetailsDataSchema>;
 
 const entrySchema = z.object({ success: z.boolean(), data: z.unknown().optional() });
+const typedEntrySchema = z.object({ type: z.string() });
 
 /** The store's genre ids, so a file fetched with a Russian `l=` still gets the catalog's English genre names. */
 const GENRE_NAMES: Record<string, string> = {
@@ -107,68 +110,238 @@ const GENRE_NAMES: Record<string, string> = {
   "70": "Early Access",
 };
 
-/** The JSON documents of a file: one object, an array of them, or one per line (JSON lines). */
-function readDocuments(text: string, skipped: ImportSkip[], region?: string): { where: ImportEntry; value: unknown }[] {
-  const documents: { where: ImportEntry; value: unknown }[] = [];
-  try {
-    const whole: unknown = JSON.parse(text);
-    if (Array.isArray(whole)) whole.forEach((value, i) => documents.push({ where: { item: i + 1 }, value }));
-    else documents.push({ where: { document: true }, value: whole });
-  } catch {
-    text.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim() === "") return;
-      try {
-        documents.push({ where: { line: i + 1 }, value: JSON.parse(line) });
-      } catch {
-        skipped.push({ entry: { line: i + 1 }, region, reason: "not_json", details: {} });
-      }
-    });
+type DocumentSink = (where: ImportEntry, value: unknown) => void;
+
+/**
+ * The JSON documents of a file as its text arrives: one object, an array of them, or one per line
+ * (JSON lines), exactly as parsing the whole text first and, failing that, each line would find
+ * them. Memory holds one line, never the file's lines, and a bad line is a problem counted
+ * (`problems`), not kept. Only a file that may be one document over several lines (its first line
+ * opens an object or array it does not close) is kept whole until its end, to be parsed as one, as
+ * it must be; its lines are judged as JSON lines meanwhile, so that if it is no document the
+ * result is there at once, with no second pass.
+ */
+class DocumentReader {
+  private readonly decoder = new TextDecoder("utf-8");
+  private line: string[] = [];
+  private lineNumber = 0;
+  private mode: "start" | "held" | "lines" | "document" = "start";
+  /** The first line with text, parsed, until a second one says the file is JSON lines (or the end says it is the whole). */
+  private held: { line: number; value: unknown } | null = null;
+  /**
+   * While the file may be one document: its text from the first line on as it came (whole
+   * chunks), that line's number and length, and what its lines are as JSON lines (which of them
+   * parse, and the problems of the rest), for when it is not.
+   */
+  private document: {
+    pieces: string[];
+    from: number;
+    first: number;
+    asLines: { parsed: number[]; problems: ImportProblemTally<ImportSkip> };
+  } | null = null;
+
+  constructor(
+    private readonly emit: DocumentSink,
+    private readonly problems: ImportProblemTally<ImportSkip>,
+    private readonly region?: string,
+  ) {}
+
+  push(chunk: Uint8Array | string): void {
+    let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    // A byte-order mark is not JSON; the decoder drops it from bytes, and a text in hand loses it too.
+    if (this.lineNumber === 0 && this.line.length === 0 && text.startsWith("\ufeff")) text = text.slice(1);
+    this.document?.pieces.push(text);
+    let start = 0;
+    for (let cut = text.indexOf("\n"); cut >= 0; cut = text.indexOf("\n", start)) {
+      this.line.push(text.slice(start, cut));
+      start = cut + 1;
+      // What the chunk has after this line: the text a document beginning here keeps.
+      this.endLine(this.mode === "start" ? text.slice(start) : "");
+    }
+    if (start < text.length) this.line.push(text.slice(start));
   }
-  return documents;
+
+  end(): void {
+    this.push(this.decoder.decode());
+    if (this.line.length > 0) this.endLine("");
+    if (this.held) this.whole(this.held.value);
+    if (this.document) this.endDocument(this.document);
+  }
+
+  /** `rest` is what the current chunk has after the line (the text a document starting here keeps). */
+  private endLine(rest: string): void {
+    const text = this.line.length === 1 ? this.line[0]! : this.line.join("");
+    this.line = [];
+    this.lineNumber += 1;
+    const trimmed = text.trim();
+    if (trimmed === "") return;
+    if (this.mode === "start") return this.firstLine(text, trimmed, rest);
+    if (this.held) {
+      this.emit({ line: this.held.line }, this.held.value);
+      this.held = null;
+      this.mode = "lines";
+    }
+    this.jsonLine(this.lineNumber, text, trimmed);
+  }
+
+  private firstLine(text: string, trimmed: string, rest: string): void {
+    const value = parseJson(text, trimmed);
+    if (value !== NOT_JSON) {
+      this.held = { line: this.lineNumber, value };
+      this.mode = "held";
+      return;
+    }
+    if (trimmed[0] === "{" || trimmed[0] === "[") {
+      this.mode = "document";
+      const asLines = { parsed: [], problems: new ImportProblemTally<ImportSkip>() };
+      this.document = { pieces: [text, "\n", rest], from: this.lineNumber, first: text.length + 1, asLines };
+    } else this.mode = "lines";
+    this.notJson(this.lineNumber);
+  }
+
+  private jsonLine(line: number, text: string, trimmed: string): void {
+    const value = parseJson(text, trimmed);
+    if (value === NOT_JSON) this.notJson(line);
+    // Its value is parsed again if the file turns out to be JSON lines: keeping them all meanwhile could cost more than the file.
+    else if (this.document) this.document.asLines.parsed.push(line);
+    else this.emit({ line }, value);
+  }
+
+  private notJson(line: number): void {
+    (this.document?.asLines.problems ?? this.problems).add({ entry: { line }, region: this.region, reason: "not_json", details: {} });
+  }
+
+  /** The file is one JSON value: an array's items are the documents, else the value is. */
+  private whole(value: unknown): void {
+    if (Array.isArray(value)) value.forEach((item, i) => this.emit({ item: i + 1 }, item));
+    else this.emit({ document: true }, value);
+  }
+
+  /** A file kept whole is one document if it parses; else it is what its lines were, as JSON lines. */
+  private endDocument({ pieces, from, first, asLines }: NonNullable<DocumentReader["document"]>): void {
+    this.document = null;
+    const text = pieces.join("");
+    pieces.length = 0;
+    // A first line with nothing after it did not parse alone when it came; it is no more JSON now.
+    const value = text.slice(first).trim() === "" ? NOT_JSON : parseJson(text, text.trim());
+    if (value !== NOT_JSON) return this.whole(value);
+    this.problems.addAll(asLines.problems);
+    let at = 0;
+    let line = from;
+    for (const wanted of asLines.parsed) {
+      for (; line < wanted; line += 1) at = text.indexOf("\n", at) + 1;
+      const next = text.indexOf("\n", at);
+      this.emit({ line }, JSON.parse(next < 0 ? text.slice(at) : text.slice(at, next)));
+    }
+  }
 }
 
-/** Accepts one `{ "<appid>": {success, data} }` object, an array of them, or one per line (JSON lines). */
-export function parseAppdetails(text: string, opts: ImportOptions = {}): ParsedAppdetails {
-  const skipped: ImportSkip[] = [];
-  const documents = readDocuments(text, skipped);
+const NOT_JSON = Symbol("not JSON");
 
-  const warnings: ImportWarning[] = [];
-  const byApp = new Map<number, { key: string; game: ImportedGame }>();
-  for (const { where, value } of documents) {
+/** How a JSON value's text ends, by how it starts: a line that does not is refused without parsing (parsing junk costs). */
+const CLOSERS: Record<string, RegExp> = {
+  "{": /}$/,
+  "[": /]$/,
+  '"': /^"[\s\S]*"$/,
+  t: /e$/,
+  f: /e$/,
+  n: /l$/,
+  "-": /\d$/,
+};
+
+function parseJson(text: string, trimmed: string): unknown {
+  const first = trimmed[0]!;
+  const closer = first >= "0" && first <= "9" ? CLOSERS["-"] : CLOSERS[first];
+  if (!closer?.test(trimmed)) return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** Feeds a source to a reader: a text at once, a stream chunk by chunk as it arrives. */
+async function feed(source: ImportSource, reader: { push(chunk: Uint8Array | string): void; end(): void }): Promise<void> {
+  if (typeof source === "string") reader.push(source);
+  else for await (const chunk of source) reader.push(chunk);
+  reader.end();
+}
+
+/** Reads a store file (cc=ru) as it arrives: `{ "<appid>": {success, data} }`, an array of them, or one per line. */
+export async function readAppdetails(
+  source: ImportSource,
+  opts: Pick<ImportOptions, "defaultGiftRegions"> = {},
+): Promise<ParsedAppdetails> {
+  const reader = new AppdetailsReader(opts);
+  await feed(source, reader);
+  return reader.result();
+}
+
+/** `readAppdetails` of a text in hand. */
+export function parseAppdetails(text: string, opts: Pick<ImportOptions, "defaultGiftRegions"> = {}): ParsedAppdetails {
+  const reader = new AppdetailsReader(opts);
+  reader.push(text);
+  reader.end();
+  return reader.result();
+}
+
+/** The store file's games as its documents come, the later of two entries for one app kept. */
+class AppdetailsReader {
+  private readonly skipped = new ImportProblemTally<ImportSkip>();
+  private readonly warnings = new ImportProblemTally<ImportWarning>();
+  private readonly byApp = new Map<number, { key: string; game: ImportedGame }>();
+  private readonly documents: DocumentReader;
+
+  constructor(private readonly opts: Pick<ImportOptions, "defaultGiftRegions">) {
+    this.documents = new DocumentReader((where, value) => this.document(where, value), this.skipped);
+  }
+
+  push(chunk: Uint8Array | string): void {
+    this.documents.push(chunk);
+  }
+
+  end(): void {
+    this.documents.end();
+  }
+
+  private document(where: ImportEntry, value: unknown): void {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      skipped.push({ entry: where, reason: "not_keyed_by_app_id", details: {} });
-      continue;
+      this.skipped.add({ entry: where, reason: "not_keyed_by_app_id", details: {} });
+      return;
     }
     for (const [key, entry] of Object.entries(value)) {
-      const result = mapEntry(entry, opts.defaultGiftRegions ?? DEFAULT_GIFT_REGIONS, (w) => warnings.push(w));
+      const result = mapEntry(entry, this.opts.defaultGiftRegions ?? DEFAULT_GIFT_REGIONS, (w) => this.warnings.add(w));
       if ("refusal" in result) {
-        skipped.push({ entry: { app: key }, ...result.refusal } as ImportSkip);
+        this.skipped.add({ entry: { app: key }, ...result.refusal } as ImportSkip);
         continue;
       }
-      const earlier = byApp.get(result.appId);
-      if (earlier) skipped.push({ entry: { app: earlier.key }, reason: "superseded", details: { appId: result.appId } });
-      byApp.set(result.appId, { key, game: result });
+      const earlier = this.byApp.get(result.appId);
+      if (earlier) this.skipped.add({ entry: { app: earlier.key }, reason: "superseded", details: { appId: result.appId } });
+      this.byApp.set(result.appId, { key, game: result });
     }
   }
 
-  const owners = new Map<number, number>();
-  const parsed: ImportedGame[] = [];
-  for (const { key, game } of byApp.values()) {
-    const own = game.packages.filter((p) => {
-      const owner = owners.get(p.packageId);
-      if (owner === undefined) return true;
-      warnings.push({ reason: "package_taken", details: { appId: game.appId, packageId: p.packageId, owner } });
-      return false;
-    });
-    if (own.length === 0) {
-      skipped.push({ entry: { app: key }, reason: "packages_taken", details: {} });
-      continue;
+  /** The games, each package with the first app of the file that names it. */
+  result(): ParsedAppdetails {
+    const owners = new Map<number, number>();
+    const parsed: ImportedGame[] = [];
+    for (const { key, game } of this.byApp.values()) {
+      const own = game.packages.filter((p) => {
+        const owner = owners.get(p.packageId);
+        if (owner === undefined) return true;
+        this.warnings.add({ reason: "package_taken", details: { appId: game.appId, packageId: p.packageId, owner } });
+        return false;
+      });
+      if (own.length === 0) {
+        this.skipped.add({ entry: { app: key }, reason: "packages_taken", details: {} });
+        continue;
+      }
+      if (!own.some((p) => p.isMain)) own[0] = { ...own[0]!, isMain: true };
+      for (const p of own) owners.set(p.packageId, game.appId);
+      parsed.push({ ...game, packages: own });
     }
-    if (!own.some((p) => p.isMain)) own[0] = { ...own[0]!, isMain: true };
-    for (const p of own) owners.set(p.packageId, game.appId);
-    parsed.push({ ...game, packages: own });
+    return { games: parsed, skipped: this.skipped, warnings: this.warnings };
   }
-  return { games: parsed, skipped, warnings };
 }
 
 type Refusal = Omit<ImportSkip, "entry" | "region">;
@@ -177,7 +350,7 @@ function mapEntry(entry: unknown, giftRegions: string[], warn: (warning: ImportW
   const outer = entrySchema.safeParse(entry);
   if (!outer.success) return { refusal: { reason: "invalid_entry", details: { fields: fieldsOf(outer.error) } } };
   if (!outer.data.success) return { refusal: { reason: "store_returned_nothing", details: {} } };
-  const typed = z.object({ type: z.string() }).safeParse(outer.data.data);
+  const typed = typedEntrySchema.safeParse(outer.data.data);
   if (typed.success && typed.data.type !== "game")
     return { refusal: { reason: "not_a_game", details: { type: typed.data.type.slice(0, 40) } } };
   const data = appdetailsDataSchema.safeParse(outer.data.data);
@@ -370,23 +543,52 @@ export interface RegionalFile {
   /** The file's currency: the one its prices are in (every entry's price_overview.currency agrees, or the commonest). */
   currency: string | null;
   apps: Map<number, RegionalApp>;
-  skipped: ImportSkip[];
+  skipped: ImportProblemList<ImportSkip>;
 }
 
-/** Reads a regional file (fetched with cc=kz, ...): each app's prices there, in the file's currency. */
+/** Reads a regional file (fetched with cc=kz, ...) as it arrives: each app's prices there, in the file's currency. */
+export async function readRegionalAppdetails(source: ImportSource, region: string): Promise<RegionalFile> {
+  const reader = new RegionalReader(region);
+  await feed(source, reader);
+  return reader.result();
+}
+
+/** `readRegionalAppdetails` of a text in hand. */
 export function parseRegionalAppdetails(text: string, region: string): RegionalFile {
-  const apps = new Map<number, RegionalApp>();
-  const skipped: ImportSkip[] = [];
-  const currencies = new Map<string, number>();
-  for (const { where, value } of readDocuments(text, skipped, region)) {
+  const reader = new RegionalReader(region);
+  reader.push(text);
+  reader.end();
+  return reader.result();
+}
+
+class RegionalReader {
+  private readonly apps = new Map<number, RegionalApp>();
+  private readonly skipped = new ImportProblemTally<ImportSkip>();
+  private readonly currencies = new Map<string, number>();
+  private readonly documents: DocumentReader;
+
+  constructor(private readonly region: string) {
+    this.documents = new DocumentReader((where, value) => this.document(where, value), this.skipped, region);
+  }
+
+  push(chunk: Uint8Array | string): void {
+    this.documents.push(chunk);
+  }
+
+  end(): void {
+    this.documents.end();
+  }
+
+  private document(where: ImportEntry, value: unknown): void {
+    const { region, apps, skipped, currencies } = this;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      skipped.push({ entry: where, region, reason: "not_keyed_by_app_id", details: {} });
-      continue;
+      skipped.add({ entry: where, region, reason: "not_keyed_by_app_id", details: {} });
+      return;
     }
     for (const [key, entry] of Object.entries(value)) {
       const outer = entrySchema.safeParse(entry);
       if (!outer.success || !/^\d{1,10}$/.test(key)) {
-        skipped.push({ entry: { app: key }, region, reason: "regional_invalid_entry", details: {} });
+        skipped.add({ entry: { app: key }, region, reason: "regional_invalid_entry", details: {} });
         continue;
       }
       // The store answers success: false for an app it does not sell in the region.
@@ -396,7 +598,7 @@ export function parseRegionalAppdetails(text: string, region: string): RegionalF
       }
       const data = appdetailsDataSchema.safeParse(outer.data.data);
       if (!data.success) {
-        skipped.push({ entry: { app: key }, region, ...dataRefusal(data.error) } as ImportSkip);
+        skipped.add({ entry: { app: key }, region, ...dataRefusal(data.error) } as ImportSkip);
         continue;
       }
       const d = data.data;
@@ -412,15 +614,19 @@ export function parseRegionalAppdetails(text: string, region: string): RegionalF
       });
     }
   }
-  const ranked = [...currencies].sort((a, b) => b[1] - a[1]);
-  if (ranked.length > 1)
-    skipped.push({
-      entry: { file: true },
-      region,
-      reason: "regional_mixed_currencies",
-      details: { currencies: ranked.map(([c]) => c).join(", "), used: ranked[0]![0] },
-    });
-  return { region, currency: ranked[0]?.[0] ?? null, apps, skipped };
+
+  result(): RegionalFile {
+    const { region } = this;
+    const ranked = [...this.currencies].sort((a, b) => b[1] - a[1]);
+    if (ranked.length > 1)
+      this.skipped.add({
+        entry: { file: true },
+        region,
+        reason: "regional_mixed_currencies",
+        details: { currencies: ranked.map(([c]) => c).join(", "), used: ranked[0]![0] },
+      });
+    return { region, currency: ranked[0]?.[0] ?? null, apps: this.apps, skipped: this.skipped };
+  }
 }
 
 /** A package's offers in the regions whose files name its app (other regions' stored offers stay). */
@@ -443,17 +649,17 @@ const LOOKUP_CHUNK = 5000;
  * lists, its Russian title, its alternative titles and its gift regions; new games go after the last one.
  * Every game gets the known alternative names for its app id and its title's abbreviation (upsertGames).
  */
-export async function importAppdetails(db: DbExecutor, text: string, opts: ImportOptions = {}): Promise<ImportSummary> {
-  const parsed = parseAppdetails(text, opts);
-  const regional = (opts.regional ?? []).map(({ region, text: regionalText }) => parseRegionalAppdetails(regionalText, region));
+export async function importAppdetails(db: DbExecutor, file: string | ParsedAppdetails, opts: ImportOptions = {}): Promise<ImportSummary> {
+  const parsed = typeof file === "string" ? parseAppdetails(file, opts) : file;
+  const regional = opts.regional ?? [];
+  const skipped = new ImportProblemTally<ImportSkip>();
+  const warnings = new ImportProblemTally<ImportWarning>();
+  skipped.addAll(parsed.skipped);
+  warnings.addAll(parsed.warnings);
   for (const file of regional) {
-    parsed.skipped.push(...file.skipped);
-    if (file.currency === null) parsed.warnings.push({ reason: "regional_no_currency", details: { region: file.region } });
+    skipped.addAll(file.skipped);
+    if (file.currency === null) warnings.add({ reason: "regional_no_currency", details: { region: file.region } });
   }
-  parsed.games = parsed.games.map((game) => ({
-    ...game,
-    packages: game.packages.map((p) => ({ ...p, regionPrices: regionPricesOf(game.appId, p, regional) })),
-  }));
   const ids = parsed.games.map((g) => g.appId);
   const existing = new Map<
     number,
@@ -475,11 +681,13 @@ export async function importAppdetails(db: DbExecutor, text: string, opts: Impor
   }
   const [last] = await db.select({ rank: sql<number>`coalesce(max(${games.sortRank}), 0)::int` }).from(games);
   let nextRank = last?.rank ?? 0;
-  const inputs: GameInput[] = parsed.games.map((game) => {
+  // One copy of each game, its packages with their regional prices: the parsed games stay the caller's.
+  const inputs: GameInput[] = parsed.games.map(({ packages, ...game }) => {
     const known = existing.get(game.appId);
-    if (!known) return { ...game, featured: [], sortRank: ++nextRank };
+    const withRegions = { ...game, packages: packages.map((p) => ({ ...p, regionPrices: regionPricesOf(game.appId, p, regional) })) };
+    if (!known) return { ...withRegions, featured: [], sortRank: ++nextRank };
     return {
-      ...game,
+      ...withRegions,
       titleRu: known.titleRu,
       altTitles: known.altTitles,
       featured: known.featured as GameInput["featured"],
@@ -487,21 +695,23 @@ export async function importAppdetails(db: DbExecutor, text: string, opts: Impor
       giftRegions: known.giftRegions,
     };
   });
-  const failed = opts.batches ? await upsertInBatches(db, inputs, opts.batches) : (await upsertGames(db, inputs), []);
+  const refused = opts.batches
+    ? await upsertInBatches(db, inputs, opts.batches, skipped)
+    : (await upsertGames(db, inputs), new Set<number>());
   if (opts.rates?.length) await upsertCurrencyRates(db, opts.rates);
   await refreshCatalogCounts(db);
-  const refused = new Set(failed.map((f) => ("app" in f.entry ? f.entry.app : "")));
-  const written = inputs.filter((game) => !refused.has(String(game.appId)));
+  const written = inputs.filter((game) => !refused.has(game.appId));
   const updated = written.filter((game) => existing.has(game.appId)).length;
-  return { imported: written.length - updated, updated, skipped: parsed.skipped, failed, warnings: parsed.warnings };
+  return { imported: written.length - updated, updated, skipped, warnings };
 }
 
 async function upsertInBatches(
   db: DbExecutor,
   inputs: readonly GameInput[],
   { size, onProgress }: NonNullable<ImportOptions["batches"]>,
-): Promise<ImportSkip[]> {
-  const failed: ImportSkip[] = [];
+  skipped: ImportProblemTally<ImportSkip>,
+): Promise<Set<number>> {
+  const refused = new Set<number>();
   for (let start = 0; start < inputs.length; start += size) {
     const batch = inputs.slice(start, start + size);
     try {
@@ -511,13 +721,14 @@ async function upsertInBatches(
         try {
           await upsertGames(db, [game]);
         } catch (err) {
-          failed.push({ entry: { app: String(game.appId) }, reason: "database_refused", details: { rule: databaseRule(err) } });
+          refused.add(game.appId);
+          skipped.add({ entry: { app: String(game.appId) }, reason: "database_refused", details: { rule: databaseRule(err) } });
         }
       }
     }
     await onProgress(Math.min(start + size, inputs.length), inputs.length);
   }
-  return failed;
+  return refused;
 }
 
 /** Which rule of the database the game broke: the constraint's name, else the SQLSTATE. */

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "@/lib/i18n/messages";
 import {
+  IMPORT_PROBLEMS_SHOWN,
   IMPORT_SKIP_REASONS,
   IMPORT_WARNING_REASONS,
   importEntryText,
   importSkipText,
   importWarningText,
+  ImportProblemTally,
   type ImportSkip,
   type ImportWarning,
 } from "./import-problems";
@@ -55,6 +57,12 @@ describe.each(["ru", "en"] as const)("catalog import problems in %s", (locale) =
     }
   });
 
+  it("name every reason in a few words, for the counts of a long list", () => {
+    expect(Object.keys(texts.skipKinds).sort()).toEqual([...IMPORT_SKIP_REASONS].sort());
+    expect(Object.keys(texts.warningKinds).sort()).toEqual([...IMPORT_WARNING_REASONS].sort());
+    for (const kind of [...Object.values(texts.skipKinds), ...Object.values(texts.warningKinds)]) expect(kind).not.toMatch(/[{}]/);
+  });
+
   it("name where in the file each entry was", () => {
     expect(importEntryText({ entry: { app: "620" } }, texts)).toBe("620");
     for (const entry of [{ line: 2 }, { item: 3 }, { document: true as const }, { file: true as const }]) {
@@ -66,5 +74,41 @@ describe.each(["ru", "en"] as const)("catalog import problems in %s", (locale) =
 
 it("Russian texts are Russian", () => {
   const texts = messages.ru.adminCatalog.catalog.import.problems;
-  for (const text of [...Object.values(texts.skips), ...Object.values(texts.warnings), texts.entries.line]) expect(text).toMatch(/[а-яё]/i);
+  for (const text of [
+    ...Object.values(texts.skips),
+    ...Object.values(texts.warnings),
+    texts.entries.line,
+    ...Object.values(texts.skipKinds),
+  ])
+    expect(text).toMatch(/[а-яё]/i);
+});
+
+describe("a tally of problems", () => {
+  const notJson = (line: number): ImportSkip => ({ entry: { line }, reason: "not_json", details: {} });
+
+  it("keeps the first few as they came and counts every one by reason", () => {
+    const tally = new ImportProblemTally<ImportSkip>();
+    for (let line = 1; line <= 1000; line++) tally.add(notJson(line));
+    tally.add({ entry: { app: "7" }, reason: "superseded", details: { appId: 7 } });
+    expect(tally.total).toBe(1001);
+    expect(tally.byReason).toEqual({ not_json: 1000, superseded: 1 });
+    expect(tally.first).toEqual(Array.from({ length: IMPORT_PROBLEMS_SHOWN }, (_, i) => notJson(i + 1)));
+    expect(JSON.parse(JSON.stringify(tally))).toEqual({ total: 1001, byReason: { not_json: 1000, superseded: 1 }, first: tally.first });
+  });
+
+  it("adds another list after its own, keeping no more than it shows", () => {
+    const tally = new ImportProblemTally<ImportSkip>();
+    for (let line = 1; line <= 15; line++) tally.add(notJson(line));
+    tally.addAll({ total: 30, byReason: { not_json: 30 }, first: Array.from({ length: 20 }, (_, i) => notJson(100 + i)) });
+    expect(tally.total).toBe(45);
+    expect(tally.byReason).toEqual({ not_json: 45 });
+    expect(tally.first.map((p) => ("line" in p.entry ? p.entry.line : 0))).toEqual([
+      ...Array.from({ length: 15 }, (_, i) => i + 1),
+      100,
+      101,
+      102,
+      103,
+      104,
+    ]);
+  });
 });

@@ -79,11 +79,51 @@ export type ImportSkip = {
 
 export type ImportWarning = { [R in ImportWarningReason]: { reason: R; details: WarningDetails[R] } }[ImportWarningReason];
 
+/** How many problems of each list an import keeps to show, with their place in the file. */
+export const IMPORT_PROBLEMS_SHOWN = 20;
+
+/**
+ * The problems of one import, bounded whatever the file: the first IMPORT_PROBLEMS_SHOWN as they
+ * came, and how many there were in all and of each reason. A file of a million bad lines is a
+ * million in `total`, not a million entries.
+ */
+export interface ImportProblemList<P extends { reason: string }> {
+  total: number;
+  byReason: Partial<Record<P["reason"], number>>;
+  first: P[];
+}
+
+/** Collects an ImportProblemList (and is one: it serialises as its three fields). */
+export class ImportProblemTally<P extends { reason: string }> implements ImportProblemList<P> {
+  total = 0;
+  readonly byReason: Partial<Record<P["reason"], number>> = {};
+  readonly first: P[] = [];
+
+  add(problem: P): void {
+    this.count(problem.reason as P["reason"], 1);
+    if (this.first.length < IMPORT_PROBLEMS_SHOWN) this.first.push(problem);
+  }
+
+  /** Another list's problems after this one's. */
+  addAll(list: ImportProblemList<P>): void {
+    for (const [reason, n] of Object.entries(list.byReason) as [P["reason"], number][]) this.count(reason, n);
+    this.first.push(...list.first.slice(0, IMPORT_PROBLEMS_SHOWN - this.first.length));
+  }
+
+  private count(reason: P["reason"], n: number): void {
+    this.total += n;
+    this.byReason[reason] = (this.byReason[reason] ?? 0) + n;
+  }
+}
+
 /** The texts of one language (adminCatalog.catalog.import.problems). */
 export interface ImportProblemTexts {
   entries: { line: string; item: string; document: string; file: string; region: string };
   skips: Record<ImportSkipReason, string>;
   warnings: Record<ImportWarningReason, string>;
+  /** Each reason in a few words, for the counts of a list longer than what it shows. */
+  skipKinds: Record<ImportSkipReason, string>;
+  warningKinds: Record<ImportWarningReason, string>;
 }
 
 export function importEntryText(skip: Pick<ImportSkip, "entry" | "region">, texts: ImportProblemTexts): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "./zod-config";
-import type { ImportSkip, ImportWarning } from "@/lib/catalog/import-problems";
+import type { ImportProblemList, ImportSkip, ImportWarning } from "@/lib/catalog/import-problems";
 import { MAX_PRICE_KOPECKS } from "@/lib/money";
 import { adminInstantMessage, intIdSchema, isAdminInstant } from "./bounds";
 import { isAppId, promoCodeSchema } from "./common";
@@ -192,8 +192,11 @@ export type CatalogImportLine =
       type: "done";
       imported: number;
       updated: number;
-      /** Each entry left out, by reason with details: the page words it in the viewer's language. */
-      errors: ImportSkip[];
-      warnings: ImportWarning[];
+      /**
+       * The entries left out, by reason with details (the page words them in the viewer's language):
+       * the first few and how many of each reason, so the answer is small whatever the file.
+       */
+      errors: ImportProblemList<ImportSkip>;
+      warnings: ImportProblemList<ImportWarning>;
     }
   | { type: "failed"; reason: "internal_error" };

@@ -23,6 +23,16 @@ export type CreateWebhookEndpointResult =
   | { ok: false; reason: "webhook_endpoint_limit_reached"; max: number }
   | { ok: false; reason: "invalid_field"; fields: WebhookEndpointFormField[] };
 
-export type WebhookEndpointActionResult = { ok: true } | { ok: false; reason: "not_signed_in" | "webhook_endpoint_not_found" };
+/** A test event or resend refused by its endpoint's limit (a minute) or its account's (an hour). */
+export type WebhookSendLimited = {
+  ok: false;
+  reason: "rate_limited";
+  per: "endpoint" | "account";
+  limit: number;
+  retryAfterSeconds: number;
+};
 
-export type ResendWebhookResult = { ok: true } | { ok: false; reason: "not_signed_in" | "webhook_delivery_not_found" };
+export type WebhookEndpointActionResult =
+  { ok: true } | { ok: false; reason: "not_signed_in" | "webhook_endpoint_not_found" } | WebhookSendLimited;
+
+export type ResendWebhookResult = { ok: true } | { ok: false; reason: "not_signed_in" | "webhook_delivery_not_found" } | WebhookSendLimited;

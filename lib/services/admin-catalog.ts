@@ -3,7 +3,8 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { games } from "@/lib/db/schema";
 import { giftRefusal, type GiftRefusal } from "@/lib/catalog/availability";
-import { importAppdetails, type ImportSkip, type ImportWarning } from "@/lib/catalog/import-appdetails";
+import { importAppdetails, type ImportSkip, type ImportWarning, type ParsedAppdetails } from "@/lib/catalog/import-appdetails";
+import type { ImportProblemList } from "@/lib/catalog/import-problems";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { recordAudit, type Actor } from "./audit";
@@ -160,37 +161,33 @@ const IMPORT_BATCH = 50;
 export interface CatalogImportResult {
   imported: number;
   updated: number;
-  /** Every game of the file that was not written, and why: refused by the file's rules or by the database. */
-  errors: ImportSkip[];
-  warnings: ImportWarning[];
+  /** The games of the file that were not written, and why (refused by the file's rules or by the database): the first few and the counts. */
+  errors: ImportProblemList<ImportSkip>;
+  warnings: ImportProblemList<ImportWarning>;
 }
 
 /**
- * Imports an uploaded file of store `appdetails` responses (the store's own, cc=ru), reporting
- * progress after each batch, and records the upload with its counts in the audit log. The games
- * and the entry commit in one transaction: an import that fails part way leaves the catalog as it
- * was and no entry, and one that is written always has its entry. A game the database refuses is
- * undone alone (each batch, then each game of a refused batch, has its own savepoint) and listed.
+ * Imports an uploaded file of store `appdetails` responses (the store's own, cc=ru), read before
+ * (`readAppdetails`, so no transaction waits on an upload), reporting progress after each batch,
+ * and records the upload with its counts in the audit log. The games and the entry commit in one
+ * transaction: an import that fails part way leaves the catalog as it was and no entry, and one
+ * that is written always has its entry. A game the database refuses is undone alone (each batch,
+ * then each game of a refused batch, has its own savepoint) and counted with the file's problems.
  */
 export async function importCatalogFile(
   db: Database,
   actor: Actor,
-  file: { name: string; text: string },
+  file: { name: string; parsed: ParsedAppdetails },
   onProgress: (done: number, total: number) => void | Promise<void>,
 ): Promise<CatalogImportResult> {
   const result = await db.transaction(async (tx) => {
-    const summary = await importAppdetails(tx, file.text, { batches: { size: IMPORT_BATCH, onProgress } });
-    const counts = {
-      imported: summary.imported,
-      updated: summary.updated,
-      errors: [...summary.skipped, ...summary.failed],
-      warnings: summary.warnings,
-    };
+    const summary = await importAppdetails(tx, file.parsed, { batches: { size: IMPORT_BATCH, onProgress } });
+    const counts = { imported: summary.imported, updated: summary.updated, errors: summary.skipped, warnings: summary.warnings };
     await recordAudit(tx, actor, {
       action: "catalog.import",
       targetType: "catalog",
       targetId: file.name.slice(0, 200) || "upload",
-      after: { imported: counts.imported, updated: counts.updated, errors: counts.errors.length, warnings: counts.warnings.length },
+      after: { imported: counts.imported, updated: counts.updated, errors: counts.errors.total, warnings: counts.warnings.total },
     });
     return counts;
   });

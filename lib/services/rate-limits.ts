@@ -11,7 +11,7 @@ import { LeasedRateLimiter } from "./rate-limit-leases";
 
 export interface RateLimitPolicy {
   /** Named in RateLimit-Policy and in the metrics. */
-  name: "token" | "ip" | "guests" | "signin" | "promo" | "confirmation_mail";
+  name: "token" | "ip" | "guests" | "signin" | "promo" | "confirmation_mail" | "webhook_sends_endpoint" | "webhook_sends_account";
   limit: number;
   windowSeconds: number;
 }
@@ -36,6 +36,9 @@ export const POLICIES = {
     limit: env.RATE_LIMIT_CONFIRMATION_MAIL,
     windowSeconds: env.RATE_LIMIT_STRICT_WINDOW_SECONDS,
   },
+  /** Webhook test events and resends: each makes the store POST to a URL its owner chose, so the store is no reflector. */
+  webhookSendsEndpoint: { name: "webhook_sends_endpoint", limit: env.RATE_LIMIT_WEBHOOK_SENDS_PER_ENDPOINT, windowSeconds: 60 },
+  webhookSendsAccount: { name: "webhook_sends_account", limit: env.RATE_LIMIT_WEBHOOK_SENDS_PER_ACCOUNT, windowSeconds: 3600 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export const rateLimitsEnabled = (): boolean => env.RATE_LIMITS === "on";
@@ -74,6 +77,61 @@ export async function releaseRateLimit(db: Database, result: RateLimitResult): P
   await db.execute(sql`
     UPDATE rate_limits SET count = count - 1
     WHERE key = ${result.counted.key} AND window_start = to_timestamp(${result.counted.windowStart}) AND count > 0`);
+}
+
+/** One counter of a request that counts against several, each under its own policy. */
+export interface RateLimitKey {
+  key: string;
+  policy: RateLimitPolicy;
+  /** Names the limited thing in a refusal ("wrong promo codes from this address"). */
+  what: string;
+}
+
+/**
+ * Counts one request against several counters at once (a promo guess against its owner and its
+ * address; a test event against its endpoint and its account), each in its own policy's current
+ * window, in one statement: rows locked in key order, so concurrent callers never deadlock and
+ * every count is exact. When any counter is over its limit, every count this call took is given
+ * back and the refusal names that counter (the one that frees up last, when several are over).
+ * Returns each counter's result, in the order given, for the response's headers and for
+ * `releaseRateLimits` should the attempt turn out not to count.
+ */
+export async function takeRateLimits(
+  db: Database,
+  keys: readonly RateLimitKey[],
+  others: RateLimitState[] = [],
+): Promise<RateLimitResult[]> {
+  const entries = keys.map(({ key, policy }) => ({ key, w: policy.windowSeconds }));
+  if (new Set(entries.map((e) => e.key)).size !== entries.length) throw new Error("takeRateLimits needs distinct keys");
+  const { rows } = await db.execute<{ key: string; count: number; reset: number; window_start: number }>(sql`
+    INSERT INTO rate_limits (key, window_start, expires_at, count)
+    SELECT e.key, current_window.start, current_window.start + make_interval(secs => e.w), 1
+    FROM jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) AS e(key text, w int)
+    CROSS JOIN LATERAL (SELECT to_timestamp(floor(extract(epoch FROM statement_timestamp()) / e.w) * e.w) AS start) AS current_window
+    ORDER BY e.key
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+    RETURNING key, count, ceil(extract(epoch FROM expires_at - statement_timestamp()))::int AS reset,
+              extract(epoch FROM window_start)::float8 AS window_start`);
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const results = keys.map(({ key, policy }) => {
+    const row = byKey.get(key)!;
+    return { ...state(policy, Number(row.count), Number(row.reset)), counted: { key, windowStart: Number(row.window_start) } };
+  });
+  const over = results
+    .map((result, i) => ({ result, what: keys[i]!.what }))
+    .filter(({ result }) => !result.allowed)
+    .sort((a, b) => b.result.resetSeconds - a.result.resetSeconds)[0];
+  if (over) {
+    await releaseRateLimits(db, results);
+    // Counters of one policy (an owner's and an address's promo guesses) are one policy in the headers: the refused one.
+    throw tooManyRequests(over.what, over.result, [...others, ...results.filter((r) => r.policy !== over.result.policy)]);
+  }
+  return results;
+}
+
+/** `releaseRateLimit` for each: one statement per counter, so no two rows are ever held in some other order. */
+export async function releaseRateLimits(db: Database, results: readonly RateLimitResult[]): Promise<void> {
+  for (const result of results) await releaseRateLimit(db, result);
 }
 
 /** How much of the window is used, without counting: for a check before work that is counted only when it fails. */

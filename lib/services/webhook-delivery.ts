@@ -118,6 +118,9 @@ export async function attemptDelivery(db: Database, delivery: ClaimedDelivery, c
     allowHosts: config.allowHosts,
     resolve: config.resolve,
   });
+  // The owner's log says only that the address is not public; the operators' says which it was.
+  if (!result.ok && result.refused)
+    log.warn({ area: "callbacks", deliveryId: delivery.id, ...result.refused }, "callback host resolves to an address that is not public");
   const outcome = await recordAttempt(db, delivery, startedAt, result, config.retryDelaysMs);
   metrics.callbackDeliveries.inc({ outcome });
   return outcome;

@@ -5,6 +5,7 @@ import { users, webhookAttempts, webhookDeliveries, webhookEndpoints, type WEBHO
 import { DomainError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/lib/webhooks/events";
+import { POLICIES, rateLimitsEnabled, takeRateLimits } from "./rate-limits";
 import { eventBody } from "./webhook-outbox";
 import { newWebhookSecret } from "./webhook-secrets";
 
@@ -114,13 +115,34 @@ export async function deleteWebhookEndpoint(db: Database, userId: string, endpoi
 }
 
 /**
+ * Counts a test event or resend against its endpoint (RATE_LIMIT_WEBHOOK_SENDS_PER_ENDPOINT a
+ * minute) and its account (RATE_LIMIT_WEBHOOK_SENDS_PER_ACCOUNT an hour), both in one statement
+ * before anything is queued, so a burst never queues more than either allows; past either, 429
+ * `rate_limited`. Each one is an immediate POST with retries to a URL the owner chose: unlimited,
+ * the store would be anyone's POST reflector.
+ */
+async function takeSend(db: Database, userId: string, endpointId: string): Promise<void> {
+  if (!rateLimitsEnabled()) return;
+  await takeRateLimits(db, [
+    {
+      key: `webhook-sends:endpoint:${endpointId}`,
+      policy: POLICIES.webhookSendsEndpoint,
+      what: "test events and resends to this endpoint",
+    },
+    { key: `webhook-sends:user:${userId}`, policy: POLICIES.webhookSendsAccount, what: "test events and resends for this account" },
+  ]);
+}
+
+/**
  * Queues a `webhook.test` event to the endpoint, whatever it subscribed to and even while it is
- * disabled (it waits there like the rest): the way to see a receiver verify a signature.
+ * disabled (it waits there like the rest): the way to see a receiver verify a signature. Limited
+ * with resends (`takeSend`).
  */
 export async function sendTestEvent(db: Database, userId: string, endpointId: string): Promise<string> {
   if (!isUuid(endpointId)) throw endpointNotFound();
   const [endpoint] = await db.select({ url: webhookEndpoints.url }).from(webhookEndpoints).where(mine(userId, endpointId));
   if (!endpoint) throw endpointNotFound();
+  await takeSend(db, userId, endpointId);
   const body = eventBody(WEBHOOK_TEST_EVENT, { endpointId, message: "A test event from GiftKey: nothing happened to any intent." });
   const [row] = await db
     .insert(webhookDeliveries)
@@ -133,9 +155,17 @@ export async function sendTestEvent(db: Database, userId: string, endpointId: st
  * Sends a delivery to its endpoint again as a new delivery with the same body and `webhook-id`
  * (Standard Webhooks: a resent message keeps its id), to the endpoint's current URL. Only an
  * endpoint's deliveries can be resent from here; an intent's callbackUrl gets each event once.
+ * Limited with test events (`takeSend`).
  */
 export async function resendWebhookDelivery(db: Database, userId: string, deliveryId: string): Promise<string> {
   if (!isUuid(deliveryId)) throw new DomainError("webhook_delivery_not_found", {});
+  const [delivery] = await db
+    .select({ endpointId: webhookEndpoints.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookEndpoints.userId, userId)));
+  if (!delivery) throw new DomainError("webhook_delivery_not_found", {});
+  await takeSend(db, userId, delivery.endpointId);
   const { rows } = await db.execute<{ id: string }>(sql`
     INSERT INTO ${webhookDeliveries} (intent_id, user_id, endpoint_id, resend_of, event_type, url, body)
     SELECT d.intent_id, d.user_id, d.endpoint_id, coalesce(d.resend_of, d.id), d.event_type, e.url, d.body

@@ -3,7 +3,7 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { classifyAddress } from "./addresses";
+import { classifyAddress, type AddressClass } from "./addresses";
 
 export interface OutboundOptions {
   /** Whole attempt: DNS, connect, request, answer. */
@@ -18,8 +18,19 @@ export interface OutboundOptions {
 
 export type OutboundResult =
   | { ok: true; status: number; durationMs: number; responseBytes: number; truncated: boolean }
-  /** No HTTP status: the URL is refused, the address is not public, DNS failed, timeout, connection error. */
-  | { ok: false; error: string; permanent: boolean; durationMs: number };
+  /**
+   * No HTTP status: the URL is refused, the address is not public, DNS failed, timeout, connection
+   * error. `error` is shown to the callback's owner, so it never says what a name resolved to (the
+   * store's resolver may see a network the owner must not map); `refused` does, for the server log.
+   */
+  | { ok: false; error: string; permanent: boolean; durationMs: number; refused?: NonPublicAddress };
+
+/** A host's answer that callbacks may not reach, for the operators' log only. */
+export interface NonPublicAddress {
+  host: string;
+  address: string;
+  kind: AddressClass;
+}
 
 const USER_AGENT = "GiftKey-Webhooks/1.0";
 
@@ -44,6 +55,7 @@ class Refused extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    readonly address?: NonPublicAddress,
   ) {
     super(message);
   }
@@ -71,7 +83,14 @@ export async function postCallback(
     const result = await send(url, address, hostname, body, headers, options, deadline);
     return { ok: true, ...result, durationMs: elapsed() };
   } catch (err) {
-    if (err instanceof Refused) return { ok: false, error: err.message, permanent: err.permanent, durationMs: elapsed() };
+    if (err instanceof Refused)
+      return {
+        ok: false,
+        error: err.message,
+        permanent: err.permanent,
+        durationMs: elapsed(),
+        ...(err.address ? { refused: err.address } : {}),
+      };
     const error = deadline.aborted ? `no answer within ${options.timeoutMs} ms` : describeNetworkError(err);
     return { ok: false, error, permanent: false, durationMs: elapsed() };
   }
@@ -115,7 +134,8 @@ async function vetTarget(target: string, options: OutboundOptions, deadline: Abo
       // Any one non-public answer refuses the host: a round-robin of one public and one private
       // address is the classic way past a check that looks at the first answer only.
       if (kind !== "public") {
-        throw new Refused(`the callback host ${hostname} resolves to ${address} (${kind}), which callbacks may not reach`, false);
+        const what = isIP(hostname) ? "is not a public address" : "resolves to an address that is not public";
+        throw new Refused(`the callback host ${hostname} ${what}, which callbacks may not reach`, false, { host: hostname, address, kind });
       }
     }
   }
@@ -191,7 +211,12 @@ function untilDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
   });
 }
 
-function describeNetworkError(err: unknown): string {
+/**
+ * A failed connection in words, for the owner's delivery log: the known codes as a phrase, anything
+ * else as Node says it, less the addresses it names ("connect EACCES 10.0.0.5:443"): they are what
+ * the host resolved to.
+ */
+export function describeNetworkError(err: unknown): string {
   const e = err as NodeJS.ErrnoException & { reason?: string };
   const known: Record<string, string> = {
     ECONNREFUSED: "connection refused",
@@ -209,5 +234,9 @@ function describeNetworkError(err: unknown): string {
   };
   const code = e?.code;
   if (code && known[code]) return `${known[code]} (${code})`;
-  return (code ? `${e.message} (${code})` : e?.message) || "network error";
+  const message = e?.message?.replace(IPV4_WITH_PORT, "an address").replace(IPV6_WITH_PORT, "an address");
+  return (code ? `${message} (${code})` : message) || "network error";
 }
+
+const IPV4_WITH_PORT = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g;
+const IPV6_WITH_PORT = /\[?\b(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?:%\w+)?\]?(?::\d+)?/gi;

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, inject } from "vitest";
 
-const base = inject("appBaseUrl");
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** A server action's id in the build under test, by its file and export (Next's server reference manifest). */
@@ -19,14 +18,20 @@ function actionId(file: string, exportedName: string): string {
 /** A tiny cookie jar: what a browser would send back to this origin. */
 export class Browser {
   private readonly cookies = new Map<string, string>();
-  /** Each test its own client address, so the sign-in limiter of one test does not affect another. */
-  constructor(private readonly address = `198.51.100.${crypto.randomInt(1, 254)}`) {}
+  /**
+   * Each test its own client address, so the sign-in limiter of one test does not affect another;
+   * the shared server unless a test runs its own.
+   */
+  constructor(
+    private readonly address = `198.51.100.${crypto.randomInt(1, 254)}`,
+    readonly base = inject("appBaseUrl"),
+  ) {}
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set("x-forwarded-for", this.address);
     if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    const res = await fetch(`${base}${path}`, { ...init, headers, redirect: "manual" });
+    const res = await fetch(`${this.base}${path}`, { ...init, headers, redirect: "manual" });
     for (const line of res.headers.getSetCookie()) {
       const [pair = "", ...attributes] = line.split(";");
       const eq = pair.indexOf("=");
@@ -45,7 +50,7 @@ export class Browser {
 
   /** Another browser holding a copy of this one's cookies, as a thief of the cookie would. */
   copy(): Browser {
-    const other = new Browser(this.address);
+    const other = new Browser(this.address, this.base);
     for (const [k, v] of this.cookies) other.cookies.set(k, v);
     return other;
   }
@@ -58,13 +63,13 @@ export class Browser {
       body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
     });
     const { url } = (await res.json()) as { url: string };
-    return { status: res.status, error: new URL(url, base).searchParams.get("error") };
+    return { status: res.status, error: new URL(url, this.base).searchParams.get("error") };
   }
 
   signIn(withEmail: string, withPassword: string, withCsrf = true) {
     return this.post(
       "/api/auth/callback/credentials",
-      { email: withEmail, password: withPassword, callbackUrl: `${base}/account` },
+      { email: withEmail, password: withPassword, callbackUrl: `${this.base}/account` },
       withCsrf,
     );
   }
@@ -82,7 +87,7 @@ export class Browser {
       method: "POST",
       headers: {
         "next-action": actionId(file, exportedName),
-        origin: base,
+        origin: this.base,
         accept: "text/x-component",
         "content-type": "text/plain;charset=UTF-8",
       },

@@ -77,12 +77,14 @@ describe("promo-code guesses under a burst", () => {
   // A request with a code holds a guess while it is judged, so at most the limit are in flight at
   // once; these come 10 at a time, each batch well within it.
   it("do not count a real code that is used up, nor a right one", async () => {
+    // An address of its own: the burst above used up its address's guesses as well as its owner's.
+    const ip = "192.0.2.51";
     const batches = async (count: number, code: string) => {
       const answers = [];
       for (let i = 0; i < count; i += 10) {
         answers.push(
           ...(await Promise.all(
-            Array.from({ length: 10 }, () => call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift(code) })),
+            Array.from({ length: 10 }, () => call("/api/v1/gifts/verify", { token: tokens.usedUp, ip, body: gift(code) })),
           )),
         );
       }
@@ -91,9 +93,55 @@ describe("promo-code guesses under a burst", () => {
     expect((await batches(30, "USEDUP")).map((a) => a.body.reason)).toEqual(Array(30).fill("promo_code_used_up"));
     expect((await batches(30, "WELCOME10")).map((a) => a.status)).toEqual(Array(30).fill(201));
     // Every guess is still there to spend.
-    const wrong = await call("/api/v1/gifts/verify", { token: tokens.usedUp, body: gift("STILLNOPE") });
+    const wrong = await call("/api/v1/gifts/verify", { token: tokens.usedUp, ip, body: gift("STILLNOPE") });
     expect(wrong.body.reason).toBe("promo_code_unknown");
     expect(wrong.headers.get("ratelimit")).toMatch(new RegExp(`"promo";r=${PROMO_LIMIT - 1};`));
+  });
+});
+
+describe("promo-code guesses of several owners at one address", () => {
+  const burst = (token: string, ip: string, count: number, tag: string) =>
+    Array.from({ length: count }, (_, i) => call("/api/v1/gifts/verify", { token, ip, body: gift(`${tag}${i}`) }));
+
+  it("three new accounts from one address share its limit: together never more than it judged", async () => {
+    const ip = "192.0.2.60";
+    const accounts = await Promise.all(
+      ["a", "b", "c"].map(
+        async (n) =>
+          (await createApiToken(t.db, { userId: await ensureUser(t.db, `free-${n}@example.com`), name: n, scopes: ["gifts:verify"] }))
+            .token,
+      ),
+    );
+    const answers = await Promise.all(accounts.flatMap((token, i) => burst(token, ip, 40, `NOPE${i}X`)));
+    const judged = answers.filter((a) => a.status === 400);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(judged.every((a) => a.body.reason === "promo_code_unknown")).toBe(true);
+    expect(judged.length).toBeLessThanOrEqual(PROMO_LIMIT);
+    expect(refused.length).toBe(120 - judged.length);
+    for (const a of refused) {
+      expect(a.body.reason).toBe("rate_limited");
+      expect(Number(a.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    expect(refused.some((a) => /wrong promo codes from this address/.test(a.body.message))).toBe(true);
+    // A fourth account at the address finds its budget spent; the same account elsewhere has its own.
+    const fourth = (
+      await createApiToken(t.db, { userId: await ensureUser(t.db, "free-d@example.com"), name: "d", scopes: ["gifts:verify"] })
+    ).token;
+    const late = await call("/api/v1/gifts/verify", { token: fourth, ip, body: gift("LATE") });
+    expect(late.status).toBe(429);
+    expect(late.body.message).toMatch(/^too many requests: at most 20 wrong promo codes from this address per 900 s; try again in \d+ s$/);
+    expect((await call("/api/v1/gifts/verify", { token: fourth, ip: "192.0.2.61", body: gift("ELSEWHERE") })).body.reason).toBe(
+      "promo_code_unknown",
+    );
+  });
+
+  it("one account from three addresses still has one owner's limit", async () => {
+    const token = (
+      await createApiToken(t.db, { userId: await ensureUser(t.db, "roaming@example.com"), name: "r", scopes: ["gifts:verify"] })
+    ).token;
+    const answers = await Promise.all(["192.0.2.70", "192.0.2.71", "192.0.2.72"].flatMap((ip, i) => burst(token, ip, 40, `ROAM${i}X`)));
+    expect(answers.filter((a) => a.status === 400).length).toBeLessThanOrEqual(PROMO_LIMIT);
+    expect(answers.filter((a) => a.status === 429).some((a) => /wrong promo codes for this token's owner/.test(a.body.message))).toBe(true);
   });
 });
 

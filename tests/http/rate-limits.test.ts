@@ -161,9 +161,14 @@ describe("wrong promo codes", () => {
     );
     expect(refused.headers.get("ratelimit-policy")).toBe('"token";q=5;w=60, "promo";q=2;w=900');
     expect(refused.headers.get("ratelimit")).toMatch(/^"token";r=2;t=\d+, "promo";r=0;t=\d+$/);
-    // Without a code the owner buys as before; another owner's codes are their own.
+    // Without a code the owner buys as before. Another owner shares this address's guesses, and has its own elsewhere.
     expect((await call("/api/v1/gifts/verify", { token: tokens.promo, body: gift() })).status).toBe(201);
-    expect((await call("/api/v1/gifts/verify", { token: tokens.promoOther, body: gift("WELCOME10") })).status).toBe(201);
+    const sameAddress = await call("/api/v1/gifts/verify", { token: tokens.promoOther, body: gift("WELCOME10") });
+    expect(sameAddress.status).toBe(429);
+    expect(sameAddress.body.message).toMatch(
+      /^too many requests: at most 2 wrong promo codes from this address per 900 s; try again in \d+ s$/,
+    );
+    expect((await call("/api/v1/gifts/verify", { token: tokens.promoOther, ip: "192.0.2.2", body: gift("WELCOME10") })).status).toBe(201);
   });
 });
 

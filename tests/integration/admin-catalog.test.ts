@@ -9,6 +9,7 @@ import {
   promoCodeCreateSchema,
   promoCodeUpdateSchema,
 } from "@/lib/schemas/admin-catalog";
+import { parseAppdetails } from "@/lib/catalog/import-appdetails";
 import { catalogQuerySchema } from "@/lib/schemas/catalog";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
@@ -289,12 +290,17 @@ describe("the catalog", () => {
       "4000002": { success: true, data: { type: "game", name: "Overflow", steam_appid: 4000002, packages: [3_000_000_000] } },
     };
     const progress: [number, number][] = [];
-    const result = await importCatalogFile(t.db, actor, { name: "sample.json", text: JSON.stringify(file) }, (done, total) => {
-      progress.push([done, total]);
-    });
+    const result = await importCatalogFile(
+      t.db,
+      actor,
+      { name: "sample.json", parsed: parseAppdetails(JSON.stringify(file)) },
+      (done, total) => {
+        progress.push([done, total]);
+      },
+    );
     expect(result.imported + result.updated).toBe(4);
     expect(progress.at(-1)).toEqual([5, 5]);
-    const errors = Object.fromEntries(result.errors.map(({ entry, ...e }) => ["app" in entry ? entry.app : "?", e]));
+    const errors = Object.fromEntries(result.errors.first.map(({ entry, ...e }) => ["app" in entry ? entry.app : "?", e]));
     expect(errors["4000001"]).toEqual({ reason: "invalid_data", details: { fields: "name" } });
     expect(errors["999999"]).toEqual({ reason: "store_returned_nothing", details: {} });
     expect(errors["4000002"]).toEqual({ reason: "database_refused", details: { rule: "SQLSTATE 22003" } });
@@ -306,7 +312,7 @@ describe("the catalog", () => {
     expect(await lastAudit("catalog.import")).toMatchObject({
       targetType: "catalog",
       targetId: "sample.json",
-      after: { imported: result.imported, updated: result.updated, errors: result.errors.length },
+      after: { imported: result.imported, updated: result.updated, errors: result.errors.total },
     });
   });
 
@@ -329,7 +335,7 @@ describe("the catalog", () => {
   it("writes nothing and records nothing when the import fails after its first batch", async () => {
     let batches = 0;
     await expect(
-      importCatalogFile(t.db, actor, { name: "dies-midway.json", text: manyGames(4100000, 120) }, () => {
+      importCatalogFile(t.db, actor, { name: "dies-midway.json", parsed: parseAppdetails(manyGames(4100000, 120)) }, () => {
         batches += 1;
         if (batches === 2) throw new Error("the connection went away");
       }),
@@ -342,7 +348,9 @@ describe("the catalog", () => {
   it("writes no game when its audit entry cannot be written", async () => {
     // An actor whose account is gone: the entry's reference to it is refused at the very end.
     const ghost: Actor = { userId: "00000000-0000-4000-8000-00000000dead", label: "ghost@example.com" };
-    await expect(importCatalogFile(t.db, ghost, { name: "unaudited.json", text: manyGames(4200000, 60) }, () => {})).rejects.toThrow();
+    await expect(
+      importCatalogFile(t.db, ghost, { name: "unaudited.json", parsed: parseAppdetails(manyGames(4200000, 60)) }, () => {}),
+    ).rejects.toThrow();
     expect(await gamesFrom(4200000, 60)).toBe(0);
     expect(await importEntries("unaudited.json")).toBe(0);
   });

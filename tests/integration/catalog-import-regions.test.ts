@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importAppdetails } from "@/lib/catalog/import-appdetails";
+import { importAppdetails, parseRegionalAppdetails } from "@/lib/catalog/import-appdetails";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
 const FIXTURE = path.resolve(__dirname, "../fixtures/appdetails-sample.json");
@@ -62,8 +62,8 @@ describe("importing regional appdetails files", () => {
     await importAppdetails(t.db, text, {
       defaultGiftRegions: ["RU", "KZ", "TR"],
       regional: [
-        { region: "KZ", text: regionalFile(sample, "KZT", 6.2, ["1086940"]) },
-        { region: "TR", text: regionalFile(sample, "USD", 0.0123, []) },
+        parseRegionalAppdetails(regionalFile(sample, "KZT", 6.2, ["1086940"]), "KZ"),
+        parseRegionalAppdetails(regionalFile(sample, "USD", 0.0123, []), "TR"),
       ],
     });
     expect(await offers()).toEqual([
@@ -86,7 +86,7 @@ describe("importing regional appdetails files", () => {
   });
 
   it("leaves other regions' offers alone when a later import brings only some regions", async () => {
-    await importAppdetails(t.db, text, { regional: [{ region: "TR", text: regionalFile(sample, "USD", 0.0125, ["1174180"]) }] });
+    await importAppdetails(t.db, text, { regional: [parseRegionalAppdetails(regionalFile(sample, "USD", 0.0125, ["1174180"]), "TR")] });
     const rows = await offers();
     expect(rows.filter((r) => r.region === "KZ")).toHaveLength(3);
     expect(rows.find((r) => r.app_id === 1174180 && r.region === "TR")).toMatchObject({ restricted: true, amount: null });

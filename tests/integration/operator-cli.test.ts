@@ -84,6 +84,26 @@ describe("db:seed and catalog:import", () => {
     }
   });
 
+  it("reads a file of junk lines in bounded memory and prints the first problems and the counts, not a line per problem", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-junk-"));
+    const file = path.join(dir, "junk.jsonl");
+    const game = JSON.stringify({ "4400001": { success: true, data: { type: "game", name: "CLI Junk Survivor", steam_appid: 4400001 } } });
+    fs.writeFileSync(file, `${"x\n".repeat(2_621_440)}${game}\n`);
+    try {
+      // The V8 heap a server process gets: the file's lines must never all be in memory at once.
+      const result = run("catalog-import.ts", [file], t.url, { NODE_OPTIONS: "--max-old-space-size=256" });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      const lines = result.stdout.trim().split("\n");
+      expect(lines[0]).toBe("Imported 1 new games, updated 0, skipped 2621440.");
+      expect(lines.slice(1, 21)).toEqual(Array.from({ length: 20 }, (_, i) => `  skipped line ${i + 1}: The line is not JSON.`));
+      expect(lines[21]).toBe("  ... 2621420 more skipped not listed; all 2621440 by reason: not JSON 2621440");
+      expect(lines.length).toBeLessThan(30);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ["db-seed.ts", ["--games", "many"], 'db:seed: --games must be an integer from 7 to 1000000 (got "many")'],
     ["db-seed.ts", ["--fast"], "db:seed: Unknown option '--fast'"],

@@ -6,6 +6,7 @@ import {
   hitRateLimits,
   peekRateLimit,
   purgeExpiredRateLimits,
+  takeRateLimits,
   type RateLimitPolicy,
 } from "@/lib/services/rate-limits";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
@@ -25,6 +26,40 @@ const rowsOf = async (key: string) =>
       sql`SELECT count, window_start FROM rate_limits WHERE key = ${key} ORDER BY window_start`,
     )
   ).rows;
+
+describe("a request counted against several counters at once", () => {
+  const perEndpoint: RateLimitPolicy = { name: "webhook_sends_endpoint", limit: 10, windowSeconds: 60 };
+  const perAccount: RateLimitPolicy = { name: "webhook_sends_account", limit: 30, windowSeconds: 3600 };
+  const keys = (endpoint: number) => [
+    { key: `multi:endpoint:${endpoint}`, policy: perEndpoint, what: "sends to this endpoint" },
+    { key: "multi:account", policy: perAccount, what: "sends for this account" },
+  ];
+
+  it("admits a burst over five counters of one account at most each limit, and gives back what it refused", async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 250 }, (_, i) =>
+        takeRateLimits(t.db, keys(i % 5)).then(
+          () => ({ endpoint: i % 5, ok: true as const }),
+          (err: { reason?: string; details?: { what: string } }) => ({ endpoint: i % 5, ok: false as const, err }),
+        ),
+      ),
+    );
+    const admitted = outcomes.filter((o) => o.ok);
+    // Never past a limit; a request may be refused by a count another one gives back a moment later.
+    expect(admitted.length).toBeLessThanOrEqual(30);
+    expect(admitted.length).toBeGreaterThanOrEqual(10);
+    for (let e = 0; e < 5; e++) expect(admitted.filter((o) => o.endpoint === e).length).toBeLessThanOrEqual(10);
+    const refused = outcomes.filter((o) => !o.ok);
+    expect(refused.every((o) => !o.ok && o.err.reason === "rate_limited")).toBe(true);
+    // The account's hour frees up last, so a request over both limits is told of the account's.
+    expect(refused.some((o) => !o.ok && o.err.details?.what === "sends for this account")).toBe(true);
+    // Only what was admitted stays counted.
+    expect((await rowsOf("multi:account")).map((r) => r.count)).toEqual([admitted.length]);
+    let endpoints = 0;
+    for (let e = 0; e < 5; e++) endpoints += (await rowsOf(`multi:endpoint:${e}`))[0]?.count ?? 0;
+    expect(endpoints).toBe(admitted.length);
+  });
+});
 
 describe("rate-limit counters in PostgreSQL", () => {
   it("counts 50 concurrent requests exactly: each count once, the ones past the limit refused", async () => {

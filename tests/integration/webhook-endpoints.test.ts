@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { webhookDeliveries } from "@/lib/db/schema";
@@ -255,6 +257,152 @@ describe("endpoints on the account page", () => {
     expect(log.map((d) => [d.eventType, d.status, d.attemptCount, d.lastResponseStatus, d.resent])).toEqual([
       ["webhook.test", "delivered", 1, 204, true],
       ["webhook.test", "delivered", 1, 204, false],
+    ]);
+  });
+
+  it("tells the owner, and the back office, that a host is not public without saying what it resolved to; the server log has it", async () => {
+    const { log } = await import("@/lib/log");
+    const { listPartners } = await import("@/lib/services/partners");
+    const warned = vi.spyOn(log, "warn");
+    const userId = await tokens.ensureUser(t.db, "hooks-split-horizon@example.com");
+    const endpoint = await endpoints.createWebhookEndpoint(t.db, {
+      userId,
+      url: "https://intranet.partner-split.example/hook",
+      eventTypes: ["intent.paid"],
+    });
+    const id = await endpoints.sendTestEvent(t.db, userId, endpoint.id);
+    await t.db.execute(sql`UPDATE webhook_deliveries SET status = 'stopped' WHERE status = 'pending' AND id <> ${id}`);
+    // The store's resolver answers with an address of its own network for the partner's name.
+    const resolve = async () => [{ address: "10.20.30.40", family: 4 }];
+    const config = { retryDelaysMs: [], timeoutMs: 2_000, maxResponseBytes: 1024, allowHosts: new Set<string>(), leaseMs: 10_000, resolve };
+    const [claimed] = await sender.claimDueDeliveries(t.db, 10, config.leaseMs);
+    expect(claimed?.id).toBe(id);
+    expect(await sender.attemptDelivery(t.db, claimed!, config)).toBe("failed");
+
+    const said =
+      "the callback host intranet.partner-split.example resolves to an address that is not public, which callbacks may not reach";
+    const [shown] = (await endpoints.listEndpointDeliveries(t.db, userId)).get(endpoint.id)!;
+    expect(shown).toMatchObject({ status: "failed", lastResponseStatus: null, lastError: said });
+    const { partners } = await listPartners(t.db, { email: "hooks-split-horizon@example.com" });
+    expect(partners[0]!.endpoints[0]!.failing[0]!.lastError).toBe(said);
+    const stored = await t.db.execute<{ error: string }>(sql`SELECT error FROM webhook_attempts WHERE delivery_id = ${id}`);
+    expect(stored.rows.map((r) => r.error)).toEqual([said]);
+    expect(JSON.stringify(stored.rows)).not.toContain("10.20.30.40");
+    expect(warned).toHaveBeenCalledWith(
+      expect.objectContaining({
+        area: "callbacks",
+        deliveryId: id,
+        host: "intranet.partner-split.example",
+        address: "10.20.30.40",
+        kind: "private",
+      }),
+      "callback host resolves to an address that is not public",
+    );
+    warned.mockRestore();
+  });
+
+  describe("test events and resends, limited per endpoint and per account", () => {
+    /** A burst must not straddle the end of a minute: the endpoint's window (and the account's hour) would start afresh in it. */
+    const awayFromAWindowsEnd = async () => {
+      const intoMinute = (Date.now() / 1000) % 60;
+      if (intoMinute > 45) await new Promise((r) => setTimeout(r, (61 - intoMinute) * 1000));
+    };
+    const settled = async (attempts: Promise<string>[]) => {
+      const results = await Promise.allSettled(attempts);
+      const refusals = results.flatMap((r) => (r.status === "rejected" ? [r.reason as DomainError<"rate_limited">] : []));
+      return { accepted: results.filter((r) => r.status === "fulfilled").length, refusals };
+    };
+    const deliveriesTo = async (endpointId: string) =>
+      (await t.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${endpointId}`)).rows[0]!
+        .n;
+
+    it("accepts at most 10 of 200 concurrent test events to one endpoint; resends count too", async () => {
+      await awayFromAWindowsEnd();
+      const userId = await tokens.ensureUser(t.db, "hooks-reflector@example.com");
+      const endpoint = await endpoints.createWebhookEndpoint(t.db, {
+        userId,
+        url: "https://reflect.example.com/hook",
+        eventTypes: ["intent.paid"],
+      });
+      const burst = await settled(Array.from({ length: 200 }, () => endpoints.sendTestEvent(t.db, userId, endpoint.id)));
+      expect(burst.accepted).toBeLessThanOrEqual(10);
+      expect(burst.accepted).toBeGreaterThan(0);
+      expect(burst.refusals).toHaveLength(200 - burst.accepted);
+      // Counted at once, a burst runs past the account's 30 too; a refusal names the limit that frees up last.
+      const policies = {
+        "test events and resends to this endpoint": ["webhook_sends_endpoint", 10, 60],
+        "test events and resends for this account": ["webhook_sends_account", 30, 3600],
+      };
+      for (const refusal of burst.refusals) {
+        expect(refusal.reason).toBe("rate_limited");
+        const [policy, limit, windowSeconds] = policies[refusal.details.what as keyof typeof policies];
+        expect(refusal.details.state).toMatchObject({ policy, limit, windowSeconds });
+        expect(refusal.details.state.resetSeconds).toBeGreaterThanOrEqual(1);
+      }
+      expect(burst.refusals.some((r) => r.details.what === "test events and resends to this endpoint")).toBe(true);
+      expect(await deliveriesTo(endpoint.id)).toBe(burst.accepted);
+      const [first] = (await endpoints.listEndpointDeliveries(t.db, userId)).get(endpoint.id)!;
+      const resends = await settled(Array.from({ length: 20 }, () => endpoints.resendWebhookDelivery(t.db, userId, first!.id)));
+      expect(burst.accepted + resends.accepted).toBeLessThanOrEqual(10);
+      expect(resends.refusals.every((r) => r.reason === "rate_limited")).toBe(true);
+      expect(await deliveriesTo(endpoint.id)).toBe(burst.accepted + resends.accepted);
+    });
+
+    it("accepts at most 30 an hour for one account, over all its endpoints", async () => {
+      await awayFromAWindowsEnd();
+      const userId = await tokens.ensureUser(t.db, "hooks-many-endpoints@example.com");
+      const owned = [];
+      for (let i = 0; i < 5; i++)
+        owned.push(
+          await endpoints.createWebhookEndpoint(t.db, { userId, url: `https://many.example.com/${i}`, eventTypes: ["intent.paid"] }),
+        );
+      const burst = await settled(owned.flatMap((e) => Array.from({ length: 20 }, () => endpoints.sendTestEvent(t.db, userId, e.id))));
+      expect(burst.accepted).toBeLessThanOrEqual(30);
+      expect(burst.refusals.some((r) => r.details.what === "test events and resends for this account")).toBe(true);
+      let sent = 0;
+      for (const e of owned) sent += await deliveriesTo(e.id);
+      expect(sent).toBe(burst.accepted);
+      // Another account's endpoint is not held up.
+      const other = await tokens.ensureUser(t.db, "hooks-neighbour@example.com");
+      const theirs = await endpoints.createWebhookEndpoint(t.db, {
+        userId: other,
+        url: "https://many.example.com/other",
+        eventTypes: ["intent.paid"],
+      });
+      await expect(endpoints.sendTestEvent(t.db, other, theirs.id)).resolves.toEqual(expect.any(String));
+    });
+  });
+
+  it("rewords the attempts recorded before without their addresses (migration 0028)", async () => {
+    const userId = await tokens.ensureUser(t.db, "hooks-old-attempts@example.com");
+    const endpoint = await endpoints.createWebhookEndpoint(t.db, {
+      userId,
+      url: "https://old.partner.example/hook",
+      eventTypes: ["intent.paid"],
+    });
+    const id = await endpoints.sendTestEvent(t.db, userId, endpoint.id);
+    const old = [
+      "the callback host old.partner.example resolves to 192.168.0.10 (private), which callbacks may not reach",
+      "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach",
+      "the callback host fd00:ec2::254 resolves to fd00:ec2::254 (metadata), which callbacks may not reach",
+      "the callback host old.partner.example resolves to fd12::1 (unique-local), which callbacks may not reach",
+      "connection refused (ECONNREFUSED)",
+    ];
+    for (const [i, error] of old.entries())
+      await t.db.execute(
+        sql`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, error) VALUES (${id}, ${i + 1}, now(), 1, ${error})`,
+      );
+    const migration = fs.readFileSync(path.resolve(import.meta.dirname, "../../drizzle/0028_webhook_errors_without_addresses.sql"), "utf8");
+    await t.pool.query(migration);
+    const { rows } = await t.db.execute<{ error: string }>(
+      sql`SELECT error FROM webhook_attempts WHERE delivery_id = ${id} ORDER BY attempt`,
+    );
+    expect(rows.map((r) => r.error)).toEqual([
+      "the callback host old.partner.example resolves to an address that is not public, which callbacks may not reach",
+      "the callback host 127.0.0.1 is not a public address, which callbacks may not reach",
+      "the callback host fd00:ec2::254 is not a public address, which callbacks may not reach",
+      "the callback host old.partner.example resolves to an address that is not public, which callbacks may not reach",
+      "connection refused (ECONNREFUSED)",
     ]);
   });
 

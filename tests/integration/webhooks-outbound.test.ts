@@ -39,85 +39,104 @@ const resolveTo = (...addresses: string[]) => {
 };
 
 describe("postCallback refuses what callbacks may not reach", () => {
-  const refused: [string, string, Partial<OutboundOptions>, string, boolean][] = [
+  // The last column is what only the server log gets: the address a host was refused for, and its kind.
+  const refused: [string, string, Partial<OutboundOptions>, string, boolean, { address?: string; kind: string }?][] = [
     [
       "loopback by IP",
       "https://127.0.0.1:PORT/hook",
       {},
-      "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach",
+      "the callback host 127.0.0.1 is not a public address, which callbacks may not reach",
       false,
+      { address: "127.0.0.1", kind: "loopback" },
     ],
     [
       "IPv6 loopback",
       "https://[::1]:PORT/hook",
       {},
-      "the callback host ::1 resolves to ::1 (loopback), which callbacks may not reach",
+      "the callback host ::1 is not a public address, which callbacks may not reach",
       false,
+      { address: "::1", kind: "loopback" },
     ],
     [
       "IPv4-mapped loopback",
       "https://[::ffff:127.0.0.1]:PORT/hook",
       {},
-      "the callback host ::ffff:7f00:1 resolves to ::ffff:7f00:1 (loopback), which callbacks may not reach",
+      "the callback host ::ffff:7f00:1 is not a public address, which callbacks may not reach",
       false,
+      { address: "::ffff:7f00:1", kind: "loopback" },
     ],
     [
       "a hex-encoded loopback",
       "https://0x7f.1:PORT/hook",
       {},
-      "the callback host 127.0.0.1 resolves to 127.0.0.1 (loopback), which callbacks may not reach",
+      "the callback host 127.0.0.1 is not a public address, which callbacks may not reach",
       false,
+      { address: "127.0.0.1", kind: "loopback" },
     ],
     [
       "the metadata service",
       "https://169.254.169.254/latest/meta-data/",
       {},
-      "the callback host 169.254.169.254 resolves to 169.254.169.254 (metadata), which callbacks may not reach",
+      "the callback host 169.254.169.254 is not a public address, which callbacks may not reach",
       false,
+      { address: "169.254.169.254", kind: "metadata" },
     ],
     [
       "AWS metadata over IPv6",
       "https://[fd00:ec2::254]/latest",
       {},
-      "the callback host fd00:ec2::254 resolves to fd00:ec2::254 (metadata), which callbacks may not reach",
+      "the callback host fd00:ec2::254 is not a public address, which callbacks may not reach",
       false,
+      { address: "fd00:ec2::254", kind: "metadata" },
     ],
     [
       "a private network",
       "https://10.1.2.3/hook",
       {},
-      "the callback host 10.1.2.3 resolves to 10.1.2.3 (private), which callbacks may not reach",
+      "the callback host 10.1.2.3 is not a public address, which callbacks may not reach",
       false,
+      { address: "10.1.2.3", kind: "private" },
     ],
     [
       "a name resolving to a private address",
       "https://partner.example/hook",
       { resolve: resolveTo("192.168.0.10").resolve },
-      "the callback host partner.example resolves to 192.168.0.10 (private), which callbacks may not reach",
+      "the callback host partner.example resolves to an address that is not public, which callbacks may not reach",
       false,
+      { address: "192.168.0.10", kind: "private" },
     ],
     [
       "a name with one public and one private answer",
       "https://partner.example/hook",
       { resolve: resolveTo("93.184.216.34", "10.0.0.5").resolve },
-      "the callback host partner.example resolves to 10.0.0.5 (private), which callbacks may not reach",
+      "the callback host partner.example resolves to an address that is not public, which callbacks may not reach",
       false,
+      { address: "10.0.0.5", kind: "private" },
     ],
     [
       "a name resolving to CGNAT",
       "https://partner.example/hook",
       { resolve: resolveTo("100.64.1.1").resolve },
-      "the callback host partner.example resolves to 100.64.1.1 (cgnat), which callbacks may not reach",
+      "the callback host partner.example resolves to an address that is not public, which callbacks may not reach",
       false,
+      { address: "100.64.1.1", kind: "cgnat" },
     ],
     [
       "a name resolving to unique-local IPv6",
       "https://partner.example/hook",
       { resolve: resolveTo("2606:4700::1", "fd12::1").resolve },
-      "the callback host partner.example resolves to fd12::1 (unique-local), which callbacks may not reach",
+      "the callback host partner.example resolves to an address that is not public, which callbacks may not reach",
       false,
+      { address: "fd12::1", kind: "unique-local" },
     ],
-    ["localhost by name", "https://localhost:PORT/hook", {}, "the callback host localhost resolves to ", false],
+    [
+      "localhost by name",
+      "https://localhost:PORT/hook",
+      {},
+      "the callback host localhost resolves to an address that is not public, which callbacks may not reach",
+      false,
+      { kind: "loopback" },
+    ],
     [
       "plain http to a host not allowed",
       "http://partner.example/hook",
@@ -149,12 +168,15 @@ describe("postCallback refuses what callbacks may not reach", () => {
     ["not a URL", "not a url", {}, "the callback URL is not a valid URL", true],
   ];
 
-  it.each(refused)("%s", async (_, url, over, message, permanent) => {
+  it.each(refused)("%s", async (_, url, over, message, permanent, address) => {
     const result = await postCallback(url.replace("PORT", String(receiver.port)), BODY, HEADERS, options(over));
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error.startsWith(message.replace("PORT", String(receiver.port)))).toBe(true);
+    expect(result.error).toBe(message.replace("PORT", String(receiver.port)));
     expect(result.permanent).toBe(permanent);
+    expect(result.refused).toEqual(address ? { host: expect.any(String), address: expect.any(String), ...address } : undefined);
+    // A name's answer is never in what the owner reads (a literal address is the owner's own text).
+    if (result.refused && result.refused.host !== result.refused.address) expect(result.error).not.toContain(result.refused.address);
     expect(receiver.requests).toHaveLength(0);
   });
 

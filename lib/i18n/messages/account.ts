@@ -213,6 +213,12 @@ export const account = defineMessages({
       resendLabel: "Отправить снова {event} ({n})",
       resendQueued: "Отправка поставлена в очередь снова.",
       resent: "повтор",
+      sendsLimited: {
+        endpoint: "На один адрес — не больше {limit} тестовых событий и повторных отправок в минуту. Попробуйте снова через {wait}.",
+        account: "На аккаунт — не больше {limit} тестовых событий и повторных отправок в час. Попробуйте снова через {wait}.",
+      },
+      seconds: { one: "{count} секунду", few: "{count} секунды", many: "{count} секунд", other: "{count} секунды" },
+      minutes: { one: "{count} минуту", few: "{count} минуты", many: "{count} минут", other: "{count} минуты" },
     },
     intents: {
       title: "Ваши заказы",
@@ -488,6 +494,12 @@ export const account = defineMessages({
       resendLabel: "Resend {event} ({n})",
       resendQueued: "Queued again.",
       resent: "resend",
+      sendsLimited: {
+        endpoint: "An endpoint gets at most {limit} test events and resends a minute. Try again in {wait}.",
+        account: "An account sends at most {limit} test events and resends an hour. Try again in {wait}.",
+      },
+      seconds: { one: "{count} second", few: "{count} seconds", many: "{count} seconds", other: "{count} seconds" },
+      minutes: { one: "{count} minute", few: "{count} minutes", many: "{count} minutes", other: "{count} minutes" },
     },
     intents: {
       title: "Your orders",

@@ -3,11 +3,16 @@ import { errorResponse } from "@/lib/api/errors";
 import { withRequestContext } from "@/lib/api/request-context";
 import { authorizeStaff } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
+import { readAppdetails } from "@/lib/catalog/import-appdetails";
 import { isDomainError } from "@/lib/errors";
+import { readMultipartFile } from "@/lib/http/multipart-file";
 import { originHost } from "@/lib/http/same-origin";
 import { log } from "@/lib/log";
 import { CATALOG_IMPORT_MAX_BYTES, type CatalogImportLine } from "@/lib/schemas/admin-catalog";
 import { importCatalogFile } from "@/lib/services/admin-catalog";
+
+/** The file and the form's framing around it. */
+const MAX_BODY_BYTES = CATALOG_IMPORT_MAX_BYTES + 64 * 1024;
 
 export const POST = withRequestContext(async (request: Request) => {
   const staff = await authorizeStaff("catalog:write").catch((err: unknown) => {
@@ -18,23 +23,36 @@ export const POST = withRequestContext(async (request: Request) => {
   // A form post from another site would carry the staff member's cookie: only the store's own page may upload.
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
   if (originHost(request.headers.get("origin")) !== host) return errorResponse("forbidden_origin", { what: "catalog imports" });
-  if (Number(request.headers.get("content-length") ?? 0) > CATALOG_IMPORT_MAX_BYTES + 64 * 1024)
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
     return errorResponse("body_too_large", { maxBytes: CATALOG_IMPORT_MAX_BYTES });
-  const form = await request.formData().catch(() => null);
-  const file = form?.get("file");
-  if (!(file instanceof File) || file.size === 0)
+  // Read as it arrives, before any transaction: the file's lines are judged one at a time and only
+  // the games and a bounded list of problems are kept (lib/catalog/import-appdetails.ts).
+  const upload = readMultipartFile(request.body, request.headers.get("content-type"), {
+    field: "file",
+    maxFileBytes: CATALOG_IMPORT_MAX_BYTES,
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
+  const parsed = await readAppdetails(upload.chunks).catch((err: unknown) => {
+    if (isDomainError(err)) return errorResponse(err.reason, err.details as never, { param: err.param });
+    throw err;
+  });
+  if (parsed instanceof Response) return parsed;
+  if (upload.bytes === 0)
     return errorResponse("invalid_field", { message: "file must be a JSON file of appdetails responses" }, { param: "file" });
-  if (file.size > CATALOG_IMPORT_MAX_BYTES) return errorResponse("body_too_large", { maxBytes: CATALOG_IMPORT_MAX_BYTES });
-  const text = await file.text();
 
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (line: CatalogImportLine) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      // A line per percent at most: a file of 60,000 small games is 1,200 batches.
+      let percent = -1;
+      const progress = (done: number, total: number) => {
+        if (Math.floor((done * 100) / total) === percent && done < total) return;
+        percent = Math.floor((done * 100) / total);
+        send({ type: "progress", done, total });
+      };
       try {
-        const result = await importCatalogFile(getDb(), staff.actor, { name: file.name, text }, (done, total) =>
-          send({ type: "progress", done, total }),
-        );
+        const result = await importCatalogFile(getDb(), staff.actor, { name: upload.filename, parsed }, progress);
         send({ type: "done", ...result });
       } catch (err) {
         log.error({ err, area: "catalog-import" }, "catalog import failed");
