@@ -13,10 +13,10 @@ let admin: Browser;
 
 beforeAll(async () => {
   const email = `bounds-${crypto.randomBytes(4).toString("hex")}@admin.example.com`;
-  const [user] = await appQuery<{ id: string }>("INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id", [
-    email,
-    await hashPassword(PASSWORD),
-  ]);
+  const [user] = await appQuery<{ id: string }>(
+    "INSERT INTO users (email, password_hash, email_confirmed_at) VALUES ($1, $2, now()) RETURNING id",
+    [email, await hashPassword(PASSWORD)],
+  );
   await appQuery("INSERT INTO staff_members (user_id, role, granted_by) VALUES ($1, 'admin', 'test')", [user!.id]);
   admin = new Browser();
   expect((await admin.signIn(email, PASSWORD)).error).toBeNull();

@@ -20,10 +20,10 @@ let admin: Browser;
 beforeAll(async () => {
   t = await createTestDatabase();
   const email = "catalog-upload-admin@example.com";
-  const { rows } = await t.pool.query<{ id: string }>("INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id", [
-    email,
-    await hashPassword(PASSWORD),
-  ]);
+  const { rows } = await t.pool.query<{ id: string }>(
+    "INSERT INTO users (email, password_hash, email_confirmed_at) VALUES ($1, $2, now()) RETURNING id",
+    [email, await hashPassword(PASSWORD)],
+  );
   await t.pool.query("INSERT INTO staff_members (user_id, role, granted_by) VALUES ($1, 'admin', 'test')", [rows[0]!.id]);
   server = await startNextProcess("catalog-upload", {
     DATABASE_URL: t.url,
