@@ -17,6 +17,7 @@ import { regionName } from "@/lib/i18n/regions";
 import { getMessages } from "@/lib/i18n/server";
 import { effectiveStatus } from "@/lib/intents/states";
 import { listUserIntents, type UserIntent } from "@/lib/services/account";
+import { isPartner } from "@/lib/services/partners";
 import { listApiTokens } from "@/lib/services/tokens";
 import { listEndpointDeliveries, listWebhookEndpoints } from "@/lib/services/webhook-endpoints";
 import { getOrCreateWebhookSecret } from "@/lib/services/webhook-secrets";
@@ -112,13 +113,14 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const params = await searchParams;
   const before = typeof params.before === "string" ? params.before : null;
   const db = getDb();
-  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog] = await Promise.all([
+  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog, partner] = await Promise.all([
     getMessages(),
     listApiTokens(db, user.id),
     getOrCreateWebhookSecret(db, user.id),
     listUserIntents(db, user.id, { limit: INTENTS_PER_PAGE, before }),
     listWebhookEndpoints(db, user.id),
     listEndpointDeliveries(db, user.id),
+    isPartner(db, user.id),
   ]);
   const endpointRows: EndpointRow[] = endpoints.map((e) => ({
     id: e.id,
@@ -194,7 +196,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           </Link>
         </p>
         <div className="mt-6 grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-          <TokenCreateForm action={createTokenAction} />
+          <TokenCreateForm action={createTokenAction} partner={partner} />
           <TokenList tokens={tokens.map((token) => tokenRow(token, now))} revokeAction={revokeTokenAction} />
         </div>
       </section>

@@ -106,6 +106,9 @@ export const admin = defineMessages({
         "token.revoke": "API-токен отозван",
         "staff.grant": "Роль выдана",
         "staff.revoke": "Роль забрана",
+        "partner.add": "Аккаунт стал партнёром",
+        "partner.remove": "Аккаунт больше не партнёр",
+        "partner.hold_cap": "Лимит неоплаченных заказов партнёра изменён",
       } satisfies Record<AuditAction, string>,
       targets: {
         intent: "Заказ",
@@ -157,6 +160,8 @@ export const admin = defineMessages({
         email: "E-mail",
         role: "Роль",
         accountCreated: "Аккаунт создан",
+        partner: "Партнёр",
+        holdCap: "Лимит неоплаченных заказов",
       } satisfies Record<AuditField, string>,
     },
     table: {
@@ -271,6 +276,9 @@ export const admin = defineMessages({
         "token.revoke": "API token revoked",
         "staff.grant": "Role given",
         "staff.revoke": "Role taken away",
+        "partner.add": "Account made a partner",
+        "partner.remove": "Account no longer a partner",
+        "partner.hold_cap": "Partner's cap on unpaid orders changed",
       },
       targets: {
         intent: "Order",
@@ -322,6 +330,8 @@ export const admin = defineMessages({
         email: "E-mail",
         role: "Role",
         accountCreated: "Account created",
+        partner: "Partner",
+        holdCap: "Cap on unpaid orders",
       },
     },
     table: {
