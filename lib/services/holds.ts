@@ -1,19 +1,24 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import type { AuthToken } from "./tokens";
 
 // An unpaid intent that holds something (a gear unit, or one use of a promo code) keeps it from
-// others until it expires. Nothing costs a shopper for making one, so without a cap one guest could
-// hold the last units of an item and every use of a code, again and again. The store's own pages
-// (guests and signed-in shoppers) are capped per browser session, per account and per client
-// address; partners' API tokens are not (their per-token rate limit bounds them, and they create
-// intents for many shoppers from one address).
+// others until it expires. Making one costs nothing, so every token is capped, or one free account
+// could hold the last units of an item and every use of a code, again and again (issue 24):
+// - a guest's browser session: HOLD_LIMIT_PER_SESSION, and its client address;
+// - an account that is not a partner: HOLD_LIMIT_PER_ACCOUNT across its storefront sessions and its
+//   self-service API tokens together, and the client address of each request;
+// - a partner (an admin made it one): its own cap across all its tokens (`partners.hold_cap`, else
+//   HOLD_LIMIT_PER_PARTNER), and no address cap for its API tokens, which serve many shoppers
+//   from the partner's own servers.
+// A session or an account that is not a partner also holds at most one open use of any one promo
+// code, so a code with fewer uses than the account cap is not one account's to take.
 
-export type HoldScope = "session" | "account" | "address";
+export type HoldScope = "session" | "account" | "address" | "partner";
 
 /** Who is about to hold something, as far as the caps need. */
 export interface Holder {
@@ -22,14 +27,17 @@ export interface Holder {
   clientKey: string | null;
 }
 
+/** One intent about to be made: its holder, and the promo code it will hold a use of, if any. */
+export interface HoldRequest {
+  holder: Holder;
+  code?: { id: number; code: string };
+}
+
+/** Refused, or admitted with the address key to record on the intent (null when no address cap applies). */
+export type HoldVerdict = { ok: false; refusal: DomainError } | { ok: true; clientKey: string | null };
+
 /** The address as the caps count it: a hash, so the intents table never holds an address. */
 export const clientKeyOf = (address: string): string => createHash("sha256").update(`hold:${address}`).digest("hex").slice(0, 32);
-
-const LIMITS: Record<HoldScope, number> = {
-  session: env.HOLD_LIMIT_PER_SESSION,
-  account: env.HOLD_LIMIT_PER_ACCOUNT,
-  address: env.HOLD_LIMIT_PER_ADDRESS,
-};
 
 /**
  * How many of the unpaid intents `i` a count reads have not expired yet, by the database clock.
@@ -44,33 +52,131 @@ export const UNEXPIRED_COUNT = sql<number>`(count(*) FILTER (WHERE i.expires_at 
 const UNPAID_HOLD = sql`i.status = 'requires_payment' AND (i.gear_item_id IS NOT NULL OR i.promo_code_id IS NOT NULL)`;
 
 /**
- * Inside the transaction that will insert a holding intent, before it does: refuses when the
- * holder's session, account or address already has its most open holds. Each counter is locked
- * for the rest of the transaction (advisory locks, in one order), so concurrent requests are judged
- * one at a time and a burst never gets past a cap.
+ * The tokens of an account that may still have open intents: a token that expired or was revoked
+ * more than an intent's lifetime ago has none left, and a shopper's past storefront sessions (one
+ * per half hour of browsing) need not be read one by one.
  */
-export async function claimHoldSlot(tx: DbExecutor, holder: Holder): Promise<void> {
-  if (holder.token.purpose !== "storefront") return;
-  const scopes: [HoldScope, string][] = [
-    holder.token.guest ? ["session", `hold:token:${holder.token.id}`] : ["account", `hold:user:${holder.token.userId}`],
-  ];
-  if (holder.clientKey) scopes.push(["address", `hold:addr:${holder.clientKey}`]);
-  for (const [, key] of [...scopes].sort((a, b) => a[1].localeCompare(b[1]))) {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-  }
-  for (const [scope] of scopes) {
-    const open = await countOpenHolds(tx, scope, holder);
-    if (open >= LIMITS[scope]) throw new DomainError("hold_limit_reached", { scope, max: LIMITS[scope] });
-  }
+const liveTokensOf = (userId: string) => sql`(SELECT t.id FROM api_tokens t WHERE t.user_id = ${userId}
+  AND (t.expires_at IS NULL OR t.expires_at > now() - make_interval(secs => ${env.INTENT_TTL_SECONDS}))
+  AND (t.revoked_at IS NULL OR t.revoked_at > now() - make_interval(secs => ${env.INTENT_TTL_SECONDS})))`;
+
+interface Counter {
+  scope: HoldScope;
+  key: string;
+  max: number;
+  where: SQL;
+  /** Whether one promo code may be held once only within it. */
+  perCode: boolean;
 }
 
-async function countOpenHolds(tx: DbExecutor, scope: HoldScope, holder: Holder): Promise<number> {
-  const where =
-    scope === "session"
-      ? sql`i.token_id = ${holder.token.id}`
-      : scope === "account"
-        ? sql`i.token_id IN (SELECT id FROM api_tokens WHERE user_id = ${holder.token.userId} AND purpose = 'storefront')`
-        : sql`i.client_key = ${holder.clientKey}`;
-  const { rows } = await tx.execute<{ n: number }>(sql`SELECT ${UNEXPIRED_COUNT} AS n FROM intents i WHERE ${where} AND ${UNPAID_HOLD}`);
-  return Number(rows[0]?.n ?? 0);
+function countersOf(holder: Holder, partnerCap: number | undefined): Counter[] {
+  const { token } = holder;
+  const counters: Counter[] = [];
+  if (token.guest)
+    counters.push({
+      scope: "session",
+      key: `hold:token:${token.id}`,
+      max: env.HOLD_LIMIT_PER_SESSION,
+      where: sql`i.token_id = ${token.id}`,
+      perCode: true,
+    });
+  else if (partnerCap !== undefined)
+    counters.push({
+      scope: "partner",
+      key: `hold:user:${token.userId}`,
+      max: partnerCap,
+      where: sql`i.token_id IN ${liveTokensOf(token.userId)}`,
+      perCode: false,
+    });
+  else
+    counters.push({
+      scope: "account",
+      key: `hold:user:${token.userId}`,
+      max: env.HOLD_LIMIT_PER_ACCOUNT,
+      where: sql`i.token_id IN ${liveTokensOf(token.userId)}`,
+      perCode: true,
+    });
+  const addressCapped = partnerCap === undefined || token.purpose === "storefront";
+  if (addressCapped && holder.clientKey)
+    counters.push({
+      scope: "address",
+      key: `hold:addr:${holder.clientKey}`,
+      max: env.HOLD_LIMIT_PER_ADDRESS,
+      where: sql`i.client_key = ${holder.clientKey}`,
+      perCode: false,
+    });
+  return counters;
+}
+
+/**
+ * Inside the transaction that will insert the holding intents, before it does: decides, in order,
+ * which of them their holders' caps admit. Every counter involved is locked for the rest of the
+ * transaction (advisory locks, taken in one order by every path, so none waits in a circle) and
+ * counted once after the locks are held, so concurrent requests and batches are judged one at a
+ * time and a burst never gets past a cap. Three statements whatever the number of requests: a
+ * batch of reservations (lib/services/intents.ts) pays for its caps once.
+ */
+export async function claimHoldSlots(tx: DbExecutor, requests: HoldRequest[]): Promise<HoldVerdict[]> {
+  const owners = [...new Set(requests.filter((r) => !r.holder.token.guest).map((r) => r.holder.token.userId))];
+  const caps = new Map<string, number>();
+  if (owners.length > 0) {
+    const { rows } = await tx.execute<{ user_id: string; hold_cap: number | null }>(
+      sql`SELECT user_id, hold_cap FROM partners WHERE user_id IN (${sql.join(
+        owners.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
+    for (const r of rows) caps.set(r.user_id, r.hold_cap ?? env.HOLD_LIMIT_PER_PARTNER);
+  }
+  const countersPerRequest = requests.map((r) => countersOf(r.holder, r.holder.token.guest ? undefined : caps.get(r.holder.token.userId)));
+  const counters = new Map(countersPerRequest.flat().map((c) => [c.key, c]));
+  const keys = [...counters.keys()].sort();
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+    FROM (SELECT k FROM unnest(ARRAY[${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )}]::text[]) AS k ORDER BY k OFFSET 0) AS ordered`);
+
+  // Read after the locks are held: in READ COMMITTED this statement sees every hold committed before.
+  const { rows } = await tx.execute<{ key: string; n: number; codes: number[] | null }>(
+    sql.join(
+      keys.map((key) => {
+        const c = counters.get(key)!;
+        const codes = c.perCode
+          ? sql`array_agg(i.promo_code_id) FILTER (WHERE i.expires_at > now() AND i.promo_code_id IS NOT NULL)`
+          : sql`NULL::int[]`;
+        return sql`(SELECT ${key}::text AS key, ${UNEXPIRED_COUNT} AS n, ${codes} AS codes FROM intents i WHERE ${c.where} AND ${UNPAID_HOLD})`;
+      }),
+      sql` UNION ALL `,
+    ),
+  );
+  const open = new Map(rows.map((r) => [r.key, { n: Number(r.n), codes: new Set((r.codes ?? []).map(Number)) }]));
+
+  return requests.map((request, i) => {
+    const mine = countersPerRequest[i]!;
+    for (const c of mine) {
+      const held = open.get(c.key)!;
+      if (held.n >= c.max) return { ok: false, refusal: new DomainError("hold_limit_reached", { scope: c.scope, max: c.max }) };
+      const { code } = request;
+      if (code && c.perCode && held.codes.has(code.id)) {
+        return {
+          ok: false,
+          refusal: new DomainError("promo_code_held", { code: code.code, scope: c.scope as "session" | "account" }, "code"),
+        };
+      }
+    }
+    for (const c of mine) {
+      const held = open.get(c.key)!;
+      held.n += 1;
+      if (request.code && c.perCode) held.codes.add(request.code.id);
+    }
+    return { ok: true, clientKey: mine.some((c) => c.scope === "address") ? request.holder.clientKey : null };
+  });
+}
+
+/** One request's claim: throws its refusal, or answers the address key to record on its intent. */
+export async function claimHoldSlot(tx: DbExecutor, request: HoldRequest): Promise<string | null> {
+  const [verdict] = await claimHoldSlots(tx, [request]);
+  if (!verdict!.ok) throw verdict!.refusal;
+  return verdict!.clientKey;
 }

@@ -9,8 +9,8 @@ import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { paymentPageUrl } from "@/lib/payments/paths";
-import { claimHoldSlot, type Holder } from "./holds";
-import type { DomainError } from "@/lib/errors";
+import { claimHoldSlot, claimHoldSlots, type Holder } from "./holds";
+import { DomainError } from "@/lib/errors";
 import { checkPromoCode, previewPromoCode, redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
@@ -56,29 +56,32 @@ export function intentCreated(intent: CreatedIntent, origin: string) {
 
 /**
  * Prices a purchase (promo code, then fee) and records the intent. Every amount is computed here;
- * a client never sends one. An intent that holds nothing for the store's own pages is one INSERT,
- * atomic by itself; otherwise the open-holds check, the code's use and the intent share a
- * transaction (a savepoint inside the caller's), so none exists without the others.
+ * a client never sends one. An intent that holds something (a gear unit, a promo-code use) is
+ * admitted by its holder's open-holds caps (lib/services/holds.ts) in the transaction that inserts
+ * it: with a promo code, the code's check, the caps, the code's use and the intent share one
+ * transaction (a savepoint inside the caller's); a reservation without one goes in a batch with
+ * those that arrive meanwhile, whose caps are judged together in the batch's transaction. An
+ * intent that holds nothing is one INSERT, batched too.
  */
 export async function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
   const holds = input.values.kind === "gear" || Boolean(input.promoCode);
-  const capped = holds && input.holder.token.purpose === "storefront";
-  const created = await (input.promoCode || capped
-    ? db.transaction(async (tx) => {
-        if (capped) {
-          // A wrong code is told as such, not as a full session: judge it before the holds.
-          if (input.promoCode) await checkPromoCode(tx, input.promoCode, input.promoTarget);
-          await claimHoldSlot(tx, input.holder);
-        }
-        return insertIntent(tx, input);
+  const created = input.promoCode
+    ? await db.transaction(async (tx) => {
+        // A wrong code is told as such, not as a full session: judge it before the holds.
+        const promo = await checkPromoCode(tx, input.promoCode!, input.promoTarget);
+        const clientKey = await claimHoldSlot(tx, { holder: input.holder, code: { id: promo.id, code: promo.code } });
+        return insertIntent(tx, input, clientKey);
       })
-    : insertIntent(db, input));
+    : holds
+      ? await insertHeldIntent(db, input)
+      : await insertIntent(db, input, input.holder.token.purpose === "storefront" ? input.holder.clientKey : null);
   // Counted at insert: a caller's transaction that later rolls back (rare) still counts it.
   metrics.intentsCreated.inc({ kind: input.values.kind });
   return created;
 }
 
-async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
+/** The intent's row, priced, with the promo code's use counted (inside the caller's transaction when it has a code). */
+async function rowOf(tx: DbExecutor, input: IntentInput, clientKey: string | null): Promise<{ row: IntentRow; priced: Quote }> {
   let discount: Discount | undefined;
   let promoCodeId: number | null = null;
   if (input.promoCode) {
@@ -87,19 +90,32 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     promoCodeId = redeemed.id;
   }
   const priced = priceWith(input.price, input.feeMode, discount);
-  const values: IntentRow = {
+  const row: IntentRow = {
     ...input.values,
     // Chosen here, so a batch that failed can be sent again row by row without doubling a row.
     id: randomUUID(),
     tokenId: input.holder.token.id,
-    clientKey: input.holder.token.purpose === "storefront" ? input.holder.clientKey : null,
+    clientKey,
     ...priced,
     feeMode: input.feeMode,
     promoCodeId,
   };
-  const row = await intentInsert[values.kind](tx, values);
-  if (!row) throw new Error("the intent was not recorded");
-  return { id: row.id, quote: priced, expiresAt: row.expiresAt };
+  return { row, priced };
+}
+
+async function insertIntent(tx: DbExecutor, input: IntentInput, clientKey: string | null): Promise<CreatedIntent> {
+  const { row, priced } = await rowOf(tx, input, clientKey);
+  const inserted = await intentInsert[row.kind](tx, row);
+  if (!inserted) throw new Error("the intent was not recorded");
+  return { id: inserted.id, quote: priced, expiresAt: inserted.expiresAt };
+}
+
+/** A reservation without a promo code: its caps and its insert go with the batch it joins (heldInsert). */
+async function insertHeldIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
+  const { row, priced } = await rowOf(db, input, null);
+  const inserted = await heldInsert(db, { row, holder: input.holder });
+  if (inserted instanceof DomainError) throw inserted;
+  return { id: inserted.id, quote: priced, expiresAt: inserted.expiresAt };
 }
 
 /** When an intent stops holding: by the database clock, so every server agrees. */
@@ -130,6 +146,34 @@ async function insertIntents(db: DbExecutor, rows: IntentRow[]): Promise<{ id: s
  * a gift never waits behind an item's lock or a batch refused for stock.
  */
 const intentInsert = { gift: coalesced(insertIntents), gear: coalesced(insertIntents) };
+
+interface HeldRow {
+  row: IntentRow;
+  holder: Holder;
+}
+
+/**
+ * Reservations without a promo code, together: one transaction claims the batch's hold slots (its
+ * caps counted once, lib/services/holds.ts), inserts the rows its caps admit in one statement, and
+ * answers a refusal for the others. The batch's rows keep their ids, so a batch the stock trigger
+ * refuses is sent again row by row (lib/db/coalesce.ts) without doubling one.
+ */
+const heldInsert = coalesced(async (db: DbExecutor, items: HeldRow[]): Promise<({ id: string; expiresAt: Date } | DomainError)[]> => {
+  const run = async (tx: DbExecutor) => {
+    const verdicts = await claimHoldSlots(
+      tx,
+      items.map((item) => ({ holder: item.holder })),
+    );
+    const admitted = items.flatMap((item, i) => {
+      const verdict = verdicts[i]!;
+      return verdict.ok ? [{ ...item.row, clientKey: verdict.clientKey }] : [];
+    });
+    const inserted = admitted.length > 0 ? await insertIntents(tx, admitted) : [];
+    let next = 0;
+    return verdicts.map((verdict) => (verdict.ok ? inserted[next++]! : verdict.refusal));
+  };
+  return isTransaction(db) ? run(db) : db.transaction(run);
+});
 
 /** The amounts for `price`: the one pricing rule that creating an intent and a quote share. */
 function priceWith(price: number, feeMode: FeeMode, discount?: Discount): Quote {
