@@ -796,6 +796,29 @@ export const partners = pgTable(
 );
 
 /**
+ * How many unpaid intents holding a gear unit or a promo-code use each account (not the storefront's
+ * guest owner) has, per 10-second span of their expiry: the open-holds caps of accounts and
+ * partners (lib/services/holds.ts) read a partner's open holds from here, a sum of at most
+ * INTENT_TTL_SECONDS / 10 rows, instead of counting its intents, which a busy partner has tens of
+ * thousands of. Triggers on intents keep it (drizzle/0026); the worker drops spans long past.
+ */
+export const openHoldCounts = pgTable(
+  "open_hold_counts",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The end of the 10-second span the intents expire in: they count while it is in the future. */
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    n: integer("n").notNull(),
+  },
+  // No index on the span alone: with statistics that predate a burst, a planner could read every
+  // account's live spans through it for one account's sum (drizzle/0024); the purge reads the
+  // small table whole.
+  (t) => [primaryKey({ columns: [t.userId, t.bucket] })],
+);
+
+/**
  * Every change made in the back office (and by the staff CLI): who, when, what, and the record
  * before and after. Written in the change's own transaction, so a change without its entry cannot
  * exist; never updated or deleted by the app.

@@ -1,9 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
+import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
 import type { AuthToken } from "./tokens";
 
 // An unpaid intent that holds something (a gear unit, or one use of a promo code) keeps it from
@@ -17,6 +18,13 @@ import type { AuthToken } from "./tokens";
 //   from the partner's own servers.
 // A session or an account that is not a partner also holds at most one open use of any one promo
 // code, so a code with fewer uses than the account cap is not one account's to take.
+//
+// The database judges them (claim_hold_slots, drizzle/0026): it locks each counter, counts it and
+// decides, in the statement that inserts the intents, so a batch of reservations stays one
+// statement and a burst never gets past a cap. An account's and a partner's open holds are read
+// from open_hold_counts, which triggers on intents keep per 10-second span of expiry: a partner
+// with tens of thousands open costs a sum of at most 91 rows, not a count of them all (an intent
+// counts until at most 10 s past its expiry).
 
 export type HoldScope = "session" | "account" | "address" | "partner";
 
@@ -30,11 +38,8 @@ export interface Holder {
 /** One intent about to be made: its holder, and the promo code it will hold a use of, if any. */
 export interface HoldRequest {
   holder: Holder;
-  code?: { id: number; code: string };
+  codeId?: number;
 }
-
-/** Refused, or admitted with the address key to record on the intent (null when no address cap applies). */
-export type HoldVerdict = { ok: false; refusal: DomainError } | { ok: true; clientKey: string | null };
 
 /** The address as the caps count it: a hash, so the intents table never holds an address. */
 export const clientKeyOf = (address: string): string => createHash("sha256").update(`hold:${address}`).digest("hex").slice(0, 32);
@@ -48,135 +53,55 @@ export const clientKeyOf = (address: string): string => createHash("sha256").upd
  */
 export const UNEXPIRED_COUNT = sql<number>`(count(*) FILTER (WHERE i.expires_at > now()))::int`;
 
-/** Unpaid and holding (a gear unit or a promo-code use); open means unexpired too (UNEXPIRED_COUNT). */
-const UNPAID_HOLD = sql`i.status = 'requires_payment' AND (i.gear_item_id IS NOT NULL OR i.promo_code_id IS NOT NULL)`;
-
-/**
- * The tokens of an account that may still have open intents: a token that expired or was revoked
- * more than an intent's lifetime ago has none left, and a shopper's past storefront sessions (one
- * per half hour of browsing) need not be read one by one.
- */
-const liveTokensOf = (userId: string) => sql`(SELECT t.id FROM api_tokens t WHERE t.user_id = ${userId}
-  AND (t.expires_at IS NULL OR t.expires_at > now() - make_interval(secs => ${env.INTENT_TTL_SECONDS}))
-  AND (t.revoked_at IS NULL OR t.revoked_at > now() - make_interval(secs => ${env.INTENT_TTL_SECONDS})))`;
-
-interface Counter {
-  scope: HoldScope;
-  key: string;
-  max: number;
-  where: SQL;
-  /** Whether one promo code may be held once only within it. */
-  perCode: boolean;
-}
-
-function countersOf(holder: Holder, partnerCap: number | undefined): Counter[] {
-  const { token } = holder;
-  const counters: Counter[] = [];
-  if (token.guest)
-    counters.push({
-      scope: "session",
-      key: `hold:token:${token.id}`,
-      max: env.HOLD_LIMIT_PER_SESSION,
-      where: sql`i.token_id = ${token.id}`,
-      perCode: true,
-    });
-  else if (partnerCap !== undefined)
-    counters.push({
-      scope: "partner",
-      key: `hold:user:${token.userId}`,
-      max: partnerCap,
-      where: sql`i.token_id IN ${liveTokensOf(token.userId)}`,
-      perCode: false,
-    });
-  else
-    counters.push({
-      scope: "account",
-      key: `hold:user:${token.userId}`,
-      max: env.HOLD_LIMIT_PER_ACCOUNT,
-      where: sql`i.token_id IN ${liveTokensOf(token.userId)}`,
-      perCode: true,
-    });
-  const addressCapped = partnerCap === undefined || token.purpose === "storefront";
-  if (addressCapped && holder.clientKey)
-    counters.push({
-      scope: "address",
-      key: `hold:addr:${holder.clientKey}`,
-      max: env.HOLD_LIMIT_PER_ADDRESS,
-      where: sql`i.client_key = ${holder.clientKey}`,
-      perCode: false,
-    });
-  return counters;
-}
-
-/**
- * Inside the transaction that will insert the holding intents, before it does: decides, in order,
- * which of them their holders' caps admit. Every counter involved is locked for the rest of the
- * transaction (advisory locks, taken in one order by every path, so none waits in a circle) and
- * counted once after the locks are held, so concurrent requests and batches are judged one at a
- * time and a burst never gets past a cap. Three statements whatever the number of requests: a
- * batch of reservations (lib/services/intents.ts) pays for its caps once.
- */
-export async function claimHoldSlots(tx: DbExecutor, requests: HoldRequest[]): Promise<HoldVerdict[]> {
-  const owners = [...new Set(requests.filter((r) => !r.holder.token.guest).map((r) => r.holder.token.userId))];
-  const caps = new Map<string, number>();
-  if (owners.length > 0) {
-    const { rows } = await tx.execute<{ user_id: string; hold_cap: number | null }>(
-      sql`SELECT user_id, hold_cap FROM partners WHERE user_id IN (${sql.join(
-        owners.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-    );
-    for (const r of rows) caps.set(r.user_id, r.hold_cap ?? env.HOLD_LIMIT_PER_PARTNER);
-  }
-  const countersPerRequest = requests.map((r) => countersOf(r.holder, r.holder.token.guest ? undefined : caps.get(r.holder.token.userId)));
-  const counters = new Map(countersPerRequest.flat().map((c) => [c.key, c]));
-  const keys = [...counters.keys()].sort();
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
-    FROM (SELECT k FROM unnest(ARRAY[${sql.join(
-      keys.map((k) => sql`${k}`),
-      sql`, `,
-    )}]::text[]) AS k ORDER BY k OFFSET 0) AS ordered`);
-
-  // Read after the locks are held: in READ COMMITTED this statement sees every hold committed before.
-  const { rows } = await tx.execute<{ key: string; n: number; codes: number[] | null }>(
-    sql.join(
-      keys.map((key) => {
-        const c = counters.get(key)!;
-        const codes = c.perCode
-          ? sql`array_agg(i.promo_code_id) FILTER (WHERE i.expires_at > now() AND i.promo_code_id IS NOT NULL)`
-          : sql`NULL::int[]`;
-        return sql`(SELECT ${key}::text AS key, ${UNEXPIRED_COUNT} AS n, ${codes} AS codes FROM intents i WHERE ${c.where} AND ${UNPAID_HOLD})`;
-      }),
-      sql` UNION ALL `,
-    ),
-  );
-  const open = new Map(rows.map((r) => [r.key, { n: Number(r.n), codes: new Set((r.codes ?? []).map(Number)) }]));
-
-  return requests.map((request, i) => {
-    const mine = countersPerRequest[i]!;
-    for (const c of mine) {
-      const held = open.get(c.key)!;
-      if (held.n >= c.max) return { ok: false, refusal: new DomainError("hold_limit_reached", { scope: c.scope, max: c.max }) };
-      const { code } = request;
-      if (code && c.perCode && held.codes.has(code.id)) {
-        return {
-          ok: false,
-          refusal: new DomainError("promo_code_held", { code: code.code, scope: c.scope as "session" | "account" }, "code"),
-        };
-      }
-    }
-    for (const c of mine) {
-      const held = open.get(c.key)!;
-      held.n += 1;
-      if (request.code && c.perCode) held.codes.add(request.code.id);
-    }
-    return { ok: true, clientKey: mine.some((c) => c.scope === "address") ? request.holder.clientKey : null };
+/** claim_hold_slots' argument for these intents, in their order, with the caps in force. */
+export function holdClaim(requests: HoldRequest[]): string {
+  return JSON.stringify({
+    limits: {
+      session: env.HOLD_LIMIT_PER_SESSION,
+      account: env.HOLD_LIMIT_PER_ACCOUNT,
+      address: env.HOLD_LIMIT_PER_ADDRESS,
+      partner: env.HOLD_LIMIT_PER_PARTNER,
+      ttl: env.INTENT_TTL_SECONDS,
+    },
+    holds: requests.map(({ holder, codeId }) => ({
+      token: holder.token.id,
+      user: holder.token.userId,
+      guest: holder.token.guest,
+      purpose: holder.token.purpose,
+      client: holder.clientKey,
+      code: codeId ?? null,
+    })),
   });
 }
 
-/** One request's claim: throws its refusal, or answers the address key to record on its intent. */
+/**
+ * Inside the transaction that will insert one holding intent, before it does: claims its slot, or
+ * throws the refusal. Answers the client key to record on the intent (null when no address cap
+ * applies). The counters stay locked until the transaction ends.
+ */
 export async function claimHoldSlot(tx: DbExecutor, request: HoldRequest): Promise<string | null> {
-  const [verdict] = await claimHoldSlots(tx, [request]);
-  if (!verdict!.ok) throw verdict!.refusal;
-  return verdict!.clientKey;
+  try {
+    const { rows } = await tx.execute<{ keys: (string | null)[] }>(sql`SELECT claim_hold_slots(${holdClaim([request])}::jsonb) AS keys`);
+    return rows[0]?.keys[0] ?? null;
+  } catch (err) {
+    throw holdRefusalOf(err) ?? err;
+  }
+}
+
+/** Drops spans of open_hold_counts that ended a while ago (they count nothing); how many went. */
+export async function purgeOpenHoldCounts(db: DbExecutor, { limit }: { limit: number }): Promise<number> {
+  const result = await db.execute(sql`
+    DELETE FROM open_hold_counts WHERE ctid = ANY (ARRAY(
+      SELECT ctid FROM open_hold_counts WHERE bucket < now() - interval '1 minute' LIMIT ${limit}))`);
+  return result.rowCount ?? 0;
+}
+
+/** The refusal claim_hold_slots raised, as the API tells it; undefined for any other error. */
+export function holdRefusalOf(err: unknown): DomainError | undefined {
+  const state = sqlStateOf(err);
+  if (state !== SQLSTATE.holdLimit && state !== SQLSTATE.promoCodeHeld) return undefined;
+  const source = (err as { cause?: { detail?: string }; detail?: string }).cause ?? (err as { detail?: string });
+  const [scope = "", value = ""] = (source.detail ?? "").split(":");
+  if (state === SQLSTATE.holdLimit) return new DomainError("hold_limit_reached", { scope: scope as HoldScope, max: Number(value) });
+  return new DomainError("promo_code_held", { code: value, scope: scope as "session" | "account" }, "code");
 }

@@ -9,8 +9,8 @@ import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { paymentPageUrl } from "@/lib/payments/paths";
-import { claimHoldSlot, claimHoldSlots, type Holder } from "./holds";
-import { DomainError } from "@/lib/errors";
+import type { DomainError } from "@/lib/errors";
+import { claimHoldSlot, holdClaim, holdRefusalOf, type Holder } from "./holds";
 import { checkPromoCode, previewPromoCode, redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
@@ -60,28 +60,33 @@ export function intentCreated(intent: CreatedIntent, origin: string) {
  * admitted by its holder's open-holds caps (lib/services/holds.ts) in the transaction that inserts
  * it: with a promo code, the code's check, the caps, the code's use and the intent share one
  * transaction (a savepoint inside the caller's); a reservation without one goes in a batch with
- * those that arrive meanwhile, whose caps are judged together in the batch's transaction. An
- * intent that holds nothing is one INSERT, batched too.
+ * those that arrive meanwhile, whose one INSERT claims their slots. An intent that holds nothing
+ * is one INSERT, batched too.
  */
 export async function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
   const holds = input.values.kind === "gear" || Boolean(input.promoCode);
-  const created = input.promoCode
-    ? await db.transaction(async (tx) => {
-        // A wrong code is told as such, not as a full session: judge it before the holds.
-        const promo = await checkPromoCode(tx, input.promoCode!, input.promoTarget);
-        const clientKey = await claimHoldSlot(tx, { holder: input.holder, code: { id: promo.id, code: promo.code } });
-        return insertIntent(tx, input, clientKey);
-      })
-    : holds
-      ? await insertHeldIntent(db, input)
-      : await insertIntent(db, input, input.holder.token.purpose === "storefront" ? input.holder.clientKey : null);
+  let created: CreatedIntent;
+  try {
+    created = input.promoCode
+      ? await db.transaction(async (tx) => {
+          // A wrong code is told as such, not as a full session: judge it before the holds.
+          const promo = await checkPromoCode(tx, input.promoCode!, input.promoTarget);
+          const clientKey = await claimHoldSlot(tx, { holder: input.holder, codeId: promo.id });
+          return insertIntent(tx, input, clientKey);
+        })
+      : holds
+        ? await insertHeldIntent(db, input)
+        : await insertIntent(db, input, input.holder.token.purpose === "storefront" ? input.holder.clientKey : null);
+  } catch (err) {
+    throw holdRefusalOf(err) ?? err;
+  }
   // Counted at insert: a caller's transaction that later rolls back (rare) still counts it.
   metrics.intentsCreated.inc({ kind: input.values.kind });
   return created;
 }
 
 /** The intent's row, priced, with the promo code's use counted (inside the caller's transaction when it has a code). */
-async function rowOf(tx: DbExecutor, input: IntentInput, clientKey: string | null): Promise<{ row: IntentRow; priced: Quote }> {
+async function rowOf(tx: DbExecutor, input: IntentInput, clientKey: string | null | undefined): Promise<{ row: IntentRow; priced: Quote }> {
   let discount: Discount | undefined;
   let promoCodeId: number | null = null;
   if (input.promoCode) {
@@ -110,11 +115,11 @@ async function insertIntent(tx: DbExecutor, input: IntentInput, clientKey: strin
   return { id: inserted.id, quote: priced, expiresAt: inserted.expiresAt };
 }
 
-/** A reservation without a promo code: its caps and its insert go with the batch it joins (heldInsert). */
+/** A reservation without a promo code: its slot is claimed by the INSERT of the batch it joins (heldInsert). */
 async function insertHeldIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
-  const { row, priced } = await rowOf(db, input, null);
+  // The client key is the claim's to set: it records the address only where an address cap applies.
+  const { row, priced } = await rowOf(db, input, undefined);
   const inserted = await heldInsert(db, { row, holder: input.holder });
-  if (inserted instanceof DomainError) throw inserted;
   return { id: inserted.id, quote: priced, expiresAt: inserted.expiresAt };
 }
 
@@ -125,18 +130,34 @@ const EXPIRES_AT = `now() + make_interval(secs => ${env.INTENT_TTL_SECONDS})`;
  * Inserts the intents in one statement (which commits them, outside a transaction); their ids and
  * expiries, in the rows' order. A transaction is drizzle's; the pool takes the statement as text
  * (lib/db/insert-rows.ts), since drizzle's insert builds a query object for every value of every row.
+ * With `claim` (holdClaim of the rows' holders, in their order) the statement first claims their
+ * open-hold slots (claim_hold_slots, drizzle/0026), once, and records each row's client key from
+ * it; a cap that refuses any row fails the statement, and lib/db/coalesce.ts sends its rows again
+ * one by one, so each hears its own answer.
  */
-async function insertIntents(db: DbExecutor, rows: IntentRow[]): Promise<{ id: string; expiresAt: Date }[]> {
-  const inserted = isTransaction(db)
-    ? await db
-        .insert(intents)
-        .values(rows.map((row) => ({ ...row, expiresAt: sql.raw(EXPIRES_AT) })))
-        .returning({ id: intents.id, expiresAt: intents.expiresAt })
-    : (
-        await db.$client.query<{ id: string; expires_at: Date }>(
-          insertRows(intents, rows, { expires_at: EXPIRES_AT }, ["id", "expires_at"]),
-        )
-      ).rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+async function insertIntents(db: DbExecutor, rows: IntentRow[], claim?: string): Promise<{ id: string; expiresAt: Date }[]> {
+  let inserted: { id: string; expiresAt: Date }[];
+  if (isTransaction(db)) {
+    const keys = claim
+      ? (await db.execute<{ keys: (string | null)[] }>(sql`SELECT claim_hold_slots(${claim}::jsonb) AS keys`)).rows[0]!.keys
+      : [];
+    inserted = await db
+      .insert(intents)
+      .values(rows.map((row, i) => ({ ...row, ...(claim ? { clientKey: keys[i] ?? null } : {}), expiresAt: sql.raw(EXPIRES_AT) })))
+      .returning({ id: intents.id, expiresAt: intents.expiresAt });
+  } else {
+    const query = insertRows(
+      intents,
+      rows,
+      claim ? { expires_at: EXPIRES_AT, client_key: (i) => `(SELECT keys ->> ${i} FROM claim)` } : { expires_at: EXPIRES_AT },
+      ["id", "expires_at"],
+    );
+    if (claim) {
+      query.values.push(claim);
+      query.text = `WITH claim AS MATERIALIZED (SELECT claim_hold_slots($${query.values.length}::jsonb) AS keys) ${query.text}`;
+    }
+    inserted = (await db.$client.query<{ id: string; expires_at: Date }>(query)).rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+  }
   const byId = new Map(inserted.map((r) => [r.id, r]));
   return rows.map((row) => byId.get(row.id)!);
 }
@@ -145,35 +166,24 @@ async function insertIntents(db: DbExecutor, rows: IntentRow[]): Promise<{ id: s
  * Concurrent requests' intents, inserted together (lib/db/coalesce.ts); gifts apart from gear, so
  * a gift never waits behind an item's lock or a batch refused for stock.
  */
-const intentInsert = { gift: coalesced(insertIntents), gear: coalesced(insertIntents) };
+const intentInsert = {
+  gift: coalesced((db: DbExecutor, rows: IntentRow[]) => insertIntents(db, rows)),
+  gear: coalesced((db: DbExecutor, rows: IntentRow[]) => insertIntents(db, rows)),
+};
 
 interface HeldRow {
   row: IntentRow;
   holder: Holder;
 }
 
-/**
- * Reservations without a promo code, together: one transaction claims the batch's hold slots (its
- * caps counted once, lib/services/holds.ts), inserts the rows its caps admit in one statement, and
- * answers a refusal for the others. The batch's rows keep their ids, so a batch the stock trigger
- * refuses is sent again row by row (lib/db/coalesce.ts) without doubling one.
- */
-const heldInsert = coalesced(async (db: DbExecutor, items: HeldRow[]): Promise<({ id: string; expiresAt: Date } | DomainError)[]> => {
-  const run = async (tx: DbExecutor) => {
-    const verdicts = await claimHoldSlots(
-      tx,
-      items.map((item) => ({ holder: item.holder })),
-    );
-    const admitted = items.flatMap((item, i) => {
-      const verdict = verdicts[i]!;
-      return verdict.ok ? [{ ...item.row, clientKey: verdict.clientKey }] : [];
-    });
-    const inserted = admitted.length > 0 ? await insertIntents(tx, admitted) : [];
-    let next = 0;
-    return verdicts.map((verdict) => (verdict.ok ? inserted[next++]! : verdict.refusal));
-  };
-  return isTransaction(db) ? run(db) : db.transaction(run);
-});
+/** Reservations without a promo code, together: one INSERT claims their slots and records them. */
+const heldInsert = coalesced((db: DbExecutor, items: HeldRow[]) =>
+  insertIntents(
+    db,
+    items.map((item) => item.row),
+    holdClaim(items.map((item) => ({ holder: item.holder }))),
+  ),
+);
 
 /** The amounts for `price`: the one pricing rule that creating an intent and a quote share. */
 function priceWith(price: number, feeMode: FeeMode, discount?: Discount): Quote {

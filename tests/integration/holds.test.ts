@@ -8,7 +8,7 @@ import { createAccountApiToken, countActiveApiTokens, MAX_ACTIVE_API_TOKENS } fr
 import { reserveGear } from "@/lib/services/gear";
 import { verifyGift } from "@/lib/services/gifts";
 import { clientKeyOf } from "@/lib/services/holds";
-import { payIntent } from "@/lib/services/intent-lifecycle";
+import { cancelIntent, expireDueIntents, payIntent } from "@/lib/services/intent-lifecycle";
 import { setPartnerHoldCap } from "@/lib/services/partners";
 import { CLI_ACTOR } from "@/lib/services/audit";
 import { authenticateToken, createApiToken, ensureUser, issueStorefrontToken, type AuthToken } from "@/lib/services/tokens";
@@ -193,6 +193,41 @@ describe("open holds of self-service API tokens (the second attack of issue 24)"
     const { ok, refused } = await outcomes(tokens.flatMap((token) => Array.from({ length: 6 }, () => gear(token, name, "203.0.113.20"))));
     expect(ok).toBe(env.HOLD_LIMIT_PER_ADDRESS);
     expect(refused.some((e) => (e.details as { scope: string }).scope === "address")).toBe(true);
+  });
+});
+
+describe("an account's count of open holds (open_hold_counts)", () => {
+  const counted = async (userId: string) =>
+    Number(
+      (
+        await t.db.execute<{ n: number }>(
+          sql`SELECT coalesce(sum(n), 0)::int AS n FROM open_hold_counts WHERE user_id = ${userId} AND bucket > now()`,
+        )
+      ).rows[0]!.n,
+    );
+
+  it("follows every move of the account's holds, and a place comes back when one is paid, declined or expires", async () => {
+    const [token, name] = [await apiToken("counted@example.com"), await freshItem()];
+    const made = [];
+    for (let i = 0; i < env.HOLD_LIMIT_PER_ACCOUNT; i++) made.push((await gear(token, name, "203.0.113.60")).intentId);
+    expect(await counted(token.userId)).toBe(env.HOLD_LIMIT_PER_ACCOUNT);
+    await expect(gear(token, name, "203.0.113.60")).rejects.toMatchObject({ reason: "hold_limit_reached" });
+
+    await payIntent(t.db, made[0]!, { provider: "sandbox", providerPaymentId: "p-counted", origin: ORIGIN });
+    await cancelIntent(t.db, made[1]!, ORIGIN);
+    await t.db.execute(sql`UPDATE intents SET expires_at = now() - interval '1 minute' WHERE id = ${made[2]!}`);
+    expect(await counted(token.userId)).toBe(env.HOLD_LIMIT_PER_ACCOUNT - 3);
+    expect((await outcomes(Array.from({ length: 5 }, () => gear(token, name, "203.0.113.61")))).ok).toBe(3);
+    expect(await counted(token.userId)).toBe(env.HOLD_LIMIT_PER_ACCOUNT);
+    // The sweep records the expiry: nothing counted twice, nothing taken twice.
+    await expireDueIntents(t.db, { origin: ORIGIN });
+    expect(await counted(token.userId)).toBe(env.HOLD_LIMIT_PER_ACCOUNT);
+  });
+
+  it("keeps no count for guests, whom their sessions cap", async () => {
+    const guest = await guestToken();
+    await gear(guest, await freshItem(), "203.0.113.62");
+    expect(await counted(guest.userId)).toBe(0);
   });
 });
 
