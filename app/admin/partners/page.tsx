@@ -38,6 +38,10 @@ export async function generateMetadata(): Promise<Metadata> {
 
 const PAGE_SIZE = 10;
 
+const tagClass = "inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap";
+const partnerBadgeClass = `${tagClass} border-emerald-500/60 text-emerald-200`;
+const otherBadgeClass = `${tagClass} border-amber-500/60 text-amber-200`;
+
 const time = (value: Date | null, none: string) => (value ? <LocalTime value={value.toISOString()} /> : none);
 
 export default async function PartnersPage({ searchParams }: { searchParams: AdminSearchParams }) {
@@ -121,9 +125,7 @@ function PartnerCard({ partner, t, mayWrite }: { partner: Partner; t: Messages; 
       <header className="space-y-1">
         <h2 id={headingId} className="flex flex-wrap items-center gap-2 text-lg font-semibold break-all text-white">
           {partner.email}
-          <span
-            className={`${badgeClass} ${partner.partner ? "border-emerald-500/60 text-emerald-200" : "border-amber-500/60 text-amber-200"}`}
-          >
+          <span className={partner.partner ? partnerBadgeClass : otherBadgeClass}>
             {partner.partner ? m.partnerBadge : m.notPartnerBadge}
           </span>
         </h2>

@@ -106,7 +106,7 @@ export const adminPartners = defineMessages({
       makeThisLabel: "Сделать партнёром {email}",
       madeThis: "Аккаунт стал партнёром.",
       remove: "Больше не партнёр",
-      removeLabel: "Перестать считать партнёром {email}",
+      removeLabel: "Больше не партнёр: {email}",
       removeQuestion:
         "Перестать считать {email} партнёром? Его токены сразу перестанут возвращать деньги, а неоплаченные заказы будут ограничены как у покупателя.",
       removeConfirm: "Перестать",
@@ -296,7 +296,7 @@ export const adminPartners = defineMessages({
       makeThisLabel: "Make {email} a partner",
       madeThis: "The account is now a partner.",
       remove: "No longer a partner",
-      removeLabel: "Stop {email} being a partner",
+      removeLabel: "No longer a partner: {email}",
       removeQuestion: "Stop {email} being a partner? Its tokens stop refunding at once, and its unpaid orders are capped as a shopper's.",
       removeConfirm: "Stop",
       openHolds: "Unpaid orders holding an item or a promo code: {count} of {max}.",
