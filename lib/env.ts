@@ -210,10 +210,16 @@ const envSchema = z.object({
   RATE_LIMIT_WEBHOOK_SENDS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** Requests per window from every guest storefront token of one address together (each token is free to mint). */
   RATE_LIMIT_GUESTS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(600),
-  /** Open holds (unpaid intents holding a gear unit or a promo-code use) the store's own pages may have at once (lib/services/holds.ts). */
+  /**
+   * Open holds (unpaid intents holding a gear unit or a promo-code use) one may have at once
+   * (lib/services/holds.ts): a guest's browser session, an account (its storefront sessions and
+   * self-service tokens together), a client address, and a partner across its tokens unless an
+   * admin set its own cap.
+   */
   HOLD_LIMIT_PER_SESSION: z.coerce.number().int().min(1).max(1_000_000).default(3),
   HOLD_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
   HOLD_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  HOLD_LIMIT_PER_PARTNER: z.coerce.number().int().min(1).max(10_000_000).default(1000),
   /** Length of the sign-in and promo-code windows: long, since guessing is slow work made slower. */
   RATE_LIMIT_STRICT_WINDOW_SECONDS: z.coerce
     .number()

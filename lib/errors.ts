@@ -70,6 +70,11 @@ export interface ReasonDetails {
   // Intents
   intent_not_found: { intentId: string };
   intent_state_conflict: { intentId: string; current: IntentStatus; target: IntentStatus };
+  intent_already_delivered: { intentId: string };
+  // Partners (/admin/partners): what only a partner account may do
+  partner_required: { what: "intents:refund" | "refund" };
+  partner_not_found: Record<string, never>;
+  account_not_found: Record<string, never>;
   // Accounts and their tokens (the account page's own actions)
   not_signed_in: Record<string, never>;
   token_limit_reached: { max: number };
@@ -87,7 +92,8 @@ export interface ReasonDetails {
   permission_denied: { permission: string };
   last_admin: Record<string, never>;
   // Limits
-  hold_limit_reached: { scope: "session" | "account" | "address"; max: number };
+  hold_limit_reached: { scope: "session" | "account" | "address" | "partner"; max: number };
+  promo_code_held: { code: string; scope: "session" | "account" };
 }
 
 export type Reason = keyof ReasonDetails;

@@ -1,17 +1,22 @@
 // Operator CLI for API tokens: create (prints the token alone as the last line), list, revoke.
 import { parseArgs } from "node:util";
-import { API_SCOPES, apiScopeSchema, type ApiScope } from "@/lib/schemas/tokens";
+import { API_SCOPES, PARTNER_ONLY_SCOPES, apiScopeSchema, type ApiScope } from "@/lib/schemas/tokens";
+import { isDomainError } from "@/lib/errors";
+import { CLI_ACTOR } from "@/lib/services/audit";
+import { isPartner, makePartner } from "@/lib/services/partners";
 import { createApiToken, ensureUser, listApiTokens, revokeApiToken } from "@/lib/services/tokens";
 import { UsageError, runCli, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage:
-  npm run --silent token:create -- --name NAME [--scopes ${API_SCOPES.join(",")}] [--expires-in 30d] [--owner EMAIL]
+  npm run --silent token:create -- --name NAME [--scopes ${API_SCOPES.join(",")}] [--expires-in 30d] [--owner EMAIL] [--partner]
   npm run token:list -- [--owner EMAIL] [--json]
   npm run token:revoke -- ID_OR_PREFIX
 
---scopes      comma-separated; all scopes when omitted
+--scopes      comma-separated; when omitted, every scope the owner may hold (${PARTNER_ONLY_SCOPES.join(", ")} for partners only)
 --expires-in  a number with s, m, h, d or w (90d); no expiry when omitted
---owner       the account the token belongs to (default: operator@localhost)`;
+--owner       the account the token belongs to, made when missing (default: operator@localhost, the store's own
+              account, which is always a partner)
+--partner     make the owner a partner first (audited as cli), as an admin does on /admin/partners`;
 
 const DEFAULT_OWNER = "operator@localhost";
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
@@ -22,8 +27,8 @@ function parseExpiresIn(value: string, now = Date.now()): Date {
   return new Date(now + Number(match[1]) * UNIT_SECONDS[match[2]!]! * 1000);
 }
 
-function parseScopes(value: string | undefined): ApiScope[] {
-  if (value === undefined) return [...API_SCOPES];
+function parseScopes(value: string | undefined): ApiScope[] | undefined {
+  if (value === undefined) return undefined;
   const scopes = value
     .split(",")
     .map((s) => s.trim())
@@ -46,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
       scopes: { type: "string" },
       "expires-in": { type: "string" },
       owner: { type: "string" },
+      partner: { type: "boolean" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -56,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (!["create", "list", "revoke"].includes(command)) throw new UsageError(`unknown command "${command}"`);
   // Validate everything before touching the database.
-  const scopes = command === "create" ? parseScopes(values.scopes) : [];
+  const asked = command === "create" ? parseScopes(values.scopes) : [];
   const expiresAt = values["expires-in"] ? parseExpiresIn(values["expires-in"]) : null;
   const name = values.name?.trim();
   if (command === "create" && (!name || name.length > 100)) throw new UsageError("--name is required (1 to 100 characters)");
@@ -64,7 +70,25 @@ async function main(argv: string[]): Promise<void> {
 
   await withDatabase(async (db) => {
     if (command === "create") {
-      const userId = await ensureUser(db, values.owner ?? DEFAULT_OWNER);
+      const owner = values.owner ?? DEFAULT_OWNER;
+      const userId = await ensureUser(db, owner);
+      // The store's own account refunds through the API; any other is a partner only when told so.
+      if (values.partner || owner.toLowerCase() === DEFAULT_OWNER) {
+        const made = await makePartner(db, CLI_ACTOR, owner).catch((err: unknown) => {
+          if (isDomainError(err)) throw new UsageError(`${owner} cannot be a partner (${err.reason})`);
+          throw err;
+        });
+        if (made.made) console.error(`Made ${owner} a partner.`);
+      }
+      const partner = await isPartner(db, userId);
+      const refused = partner ? [] : (asked ?? []).filter((s) => PARTNER_ONLY_SCOPES.includes(s));
+      if (refused.length > 0)
+        throw new UsageError(
+          `${owner} is not a partner, so its tokens may not have ${refused.join(", ")}; ` +
+            "make it one with --partner (or on /admin/partners), or leave the scope out",
+        );
+      const scopes = asked ?? API_SCOPES.filter((s) => partner || !PARTNER_ONLY_SCOPES.includes(s));
+      if (!partner && !asked) console.error(`${owner} is not a partner: the token gets every scope but ${PARTNER_ONLY_SCOPES.join(", ")}.`);
       const created = await createApiToken(db, { userId, name: name!, scopes, expiresAt });
       console.error(
         `Created token "${created.name}" (${created.id}) with scopes ${created.scopes.join(", ")}` +

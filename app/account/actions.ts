@@ -39,7 +39,10 @@ import {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** A partner API token for the signed-in user; the whole token is returned this once only. */
+/**
+ * An API token for the signed-in user; the whole token is returned this once only. `intents:refund`
+ * is refused unless the account is a partner (lib/services/tokens.ts), whatever the form showed.
+ */
 export async function createTokenAction(input: unknown): Promise<CreateTokenResult> {
   const user = await getSessionUser();
   if (!user) return { ok: false, reason: "not_signed_in" };
@@ -55,6 +58,7 @@ export async function createTokenAction(input: unknown): Promise<CreateTokenResu
     created = await createAccountApiToken(getDb(), { userId: user.id, name, scopes, expiresAt });
   } catch (err) {
     if (isDomainError(err, "token_limit_reached")) return { ok: false, reason: err.reason, max: err.details.max };
+    if (isDomainError(err, "partner_required")) return { ok: false, reason: err.reason };
     throw err;
   }
   revalidatePath("/account");

@@ -19,6 +19,7 @@ import { getMessages } from "@/lib/i18n/server";
 import { effectiveStatus } from "@/lib/intents/states";
 import { orderLinkPath } from "@/lib/orders/link";
 import { listGuestIntentsForAccount, listUserIntents, type UserIntent } from "@/lib/services/account";
+import { isPartner } from "@/lib/services/partners";
 import { listApiTokens } from "@/lib/services/tokens";
 import { isEmailConfirmed } from "@/lib/services/users";
 import { listEndpointDeliveries, listWebhookEndpoints } from "@/lib/services/webhook-endpoints";
@@ -116,7 +117,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   const params = await searchParams;
   const before = typeof params.before === "string" ? params.before : null;
   const db = getDb();
-  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog, confirmed, guestIntents] = await Promise.all([
+  const [{ locale, t }, tokens, secret, intents, endpoints, endpointLog, confirmed, guestIntents, partner] = await Promise.all([
     getMessages(),
     listApiTokens(db, user.id),
     getOrCreateWebhookSecret(db, user.id),
@@ -126,6 +127,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
     isEmailConfirmed(db, user.id),
     // Empty until the address is confirmed: the query itself requires it.
     listGuestIntentsForAccount(db, user.id, { limit: INTENTS_PER_PAGE }),
+    isPartner(db, user.id),
   ]);
   const endpointRows: EndpointRow[] = endpoints.map((e) => ({
     id: e.id,
@@ -238,7 +240,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
           </Link>
         </p>
         <div className="mt-6 grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-          <TokenCreateForm action={createTokenAction} />
+          <TokenCreateForm action={createTokenAction} partner={partner} />
           <TokenList tokens={tokens.map((token) => tokenRow(token, now))} revokeAction={revokeTokenAction} />
         </div>
       </section>

@@ -3,7 +3,14 @@
 import { useEffect, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { format, plural } from "@/lib/i18n/format";
-import { API_SCOPES, tokenCreateRequestSchema, type ApiScope, type CreateTokenResult, type TokenFormField } from "@/lib/schemas/tokens";
+import {
+  API_SCOPES,
+  PARTNER_ONLY_SCOPES,
+  tokenCreateRequestSchema,
+  type ApiScope,
+  type CreateTokenResult,
+  type TokenFormField,
+} from "@/lib/schemas/tokens";
 import { CopyButton } from "./copy-button";
 import { Field, describedBy } from "./field";
 import { fieldErrorClass, inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
@@ -16,10 +23,11 @@ const DEFAULT_EXPIRY_DAYS = 90;
 const DEFAULT_SCOPES: ApiScope[] = ["catalog:read"];
 
 /**
- * Creates a partner API token through `action` (a server action) after checking the form with the
- * schema the server uses; the new token is shown once, with a copy button, until dismissed.
+ * Creates an API token through `action` (a server action) after checking the form with the schema
+ * the server uses; the new token is shown once, with a copy button, until dismissed. Scopes only a
+ * partner may hold are offered to partners alone (the server refuses them to anyone else).
  */
-export function TokenCreateForm({ action }: { action: (input: unknown) => Promise<CreateTokenResult> }) {
+export function TokenCreateForm({ action, partner }: { action: (input: unknown) => Promise<CreateTokenResult>; partner: boolean }) {
   const { locale, t } = useI18n();
   const m = t.account.tokens;
   const [invalid, setInvalid] = useState<Set<TokenField>>(new Set());
@@ -58,6 +66,8 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
         showInvalid(result.fields);
       } else if (result.reason === "token_limit_reached") {
         setFormError(format(t.errors.reasons.token_limit_reached, { max: result.max }));
+      } else if (result.reason === "partner_required") {
+        setFormError(t.errors.reasons.partner_required);
       } else {
         setFormError(<SignedOutNotice />);
       }
@@ -137,7 +147,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
         <fieldset aria-describedby={invalid.has("scopes") ? "token-scopes-error" : undefined}>
           <legend className="text-sm font-medium text-slate-200">{m.scopes}</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-1">
-            {API_SCOPES.map((scope) => (
+            {API_SCOPES.filter((scope) => partner || !PARTNER_ONLY_SCOPES.includes(scope)).map((scope) => (
               <label
                 key={scope}
                 className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-700 bg-slate-900 px-3 py-2 hover:border-slate-500"
@@ -157,6 +167,7 @@ export function TokenCreateForm({ action }: { action: (input: unknown) => Promis
               </label>
             ))}
           </div>
+          {partner ? null : <p className="mt-2 text-sm text-slate-400">{m.partnerScopesHint}</p>}
           {invalid.has("scopes") ? (
             <p id="token-scopes-error" className={fieldErrorClass}>
               {m.errors.scopesRequired}

@@ -173,6 +173,28 @@ test("sign in, create a token, see it once, copy it, use it, revoke it", async (
   await expectNoSeriousA11yViolations(page);
 });
 
+test("a shopper's token form offers no refund scope, and the server refuses it when the form is bypassed", async ({ page }) => {
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await signIn(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: /gifts:verify/ })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: /intents:refund/ })).toHaveCount(0);
+  await expect(page.getByText("Refunds through the API are for partner accounts", { exact: false })).toBeVisible();
+
+  // What a hand-made request would send: the form's own call with the scope added.
+  await page.route("**/account", async (route) => {
+    const sent = route.request().postData() ?? "";
+    if (route.request().method() === "POST" && sent.includes("Refund bot"))
+      await route.continue({ postData: sent.replace('"scopes":["catalog:read"]', '"scopes":["catalog:read","intents:refund"]') });
+    else await route.continue();
+  });
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Refund bot");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Only partner accounts may have tokens that refund" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Refund bot/ })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});
+
 test("the callback signing secret is masked until revealed, and copyable", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/sign-in?callbackUrl=%2Faccount%23callbacks");

@@ -96,6 +96,51 @@ test("an operator finds an order by e-mail, reads its timeline and refunds it wi
   ]);
 });
 
+test("after delivery only staff refund, and only with a written reason, which the audit log keeps @phone", async ({ page, dbQuery }) => {
+  test.setTimeout(60_000);
+  const intentId = await buyGift(page, uniqueEmail("delivered"));
+  const operator = await createStaff("operator");
+  await signInAsStaff(page, operator, `/admin/orders/${intentId}`);
+  const delivery = page.getByRole("region", { name: "Доставка" });
+  await delivery.getByRole("button", { name: "Взять в работу" }).click();
+  await delivery.getByRole("button", { name: "Доставлено" }).click();
+  await expect(page.locator("header").getByText("Выполнен", { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Вернуть деньги" }).click();
+  const dialog = page.getByRole("dialog", { name: `Вернуть деньги за заказ ${intentId.slice(0, 8)}?` });
+  await expect(dialog).toContainText("Заказ уже доставлен");
+  // Spaces are no reason: the server refuses, and the dialog says what is missing.
+  await dialog.getByLabel("Причина возврата").fill("     ");
+  await dialog.getByRole("button", { name: "Вернуть деньги" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Напишите, почему возвращаются деньги: не меньше 3 символов.");
+  await expectAccessible(page, "the refund dialog with its refusal");
+  await screenshot(page, "admin-order-refund-delivered-refused");
+  expect((await dbQuery<{ status: string }>("SELECT status FROM intents WHERE id = $1", [intentId]))[0]).toEqual({ status: "fulfilled" });
+
+  await dialog.getByLabel("Причина возврата").fill("Друг получил не тот регион, возвращаем по просьбе поддержки");
+  await dialog.getByRole("button", { name: "Вернуть деньги" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator("header").getByText("Возврат", { exact: true })).toBeVisible();
+  await expect(delivery).toContainText("доставлен");
+
+  const [row] = await dbQuery<{ status: string; delivery: string }>(
+    "SELECT i.status, d.status AS delivery FROM intents i JOIN deliveries d ON d.intent_id = i.id WHERE i.id = $1",
+    [intentId],
+  );
+  expect(row).toEqual({ status: "refunded", delivery: "delivered" });
+  const audit = await dbQuery<{ actor: string; before: unknown; note: string }>(
+    "SELECT actor, before, note FROM audit_log WHERE target_type = 'intent' AND target_id = $1 AND action = 'order.refund'",
+    [intentId],
+  );
+  expect(audit).toEqual([
+    {
+      actor: operator.email,
+      before: expect.objectContaining({ status: "fulfilled" }),
+      note: "Друг получил не тот регион, возвращаем по просьбе поддержки",
+    },
+  ]);
+});
+
 test("support reads an order and may resend its e-mail, but sees no refund", async ({ page, dbQuery }) => {
   test.setTimeout(60_000);
   const email = uniqueEmail("support-view");

@@ -153,7 +153,7 @@ test("an admin revokes a partner's token on the partners page @phone", async ({ 
   const row = partner.getByRole("row", { name: new RegExp(`shop ${suffix}`) });
   await expect(row).not.toContainText("действует");
   await expect(row).toContainText("отозван");
-  await expect(partner.getByRole("status")).toHaveText(`Токен «shop ${suffix}» отозван.`);
+  await expect(partner.getByRole("status").filter({ hasText: "отозван" })).toHaveText(`Токен «shop ${suffix}» отозван.`);
 
   const [revoked] = await dbQuery<{ revoked: boolean }>("SELECT revoked_at IS NOT NULL AS revoked FROM api_tokens WHERE id = $1", [
     token!.id,

@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   "token.revoke",
   "staff.grant",
   "staff.revoke",
+  "partner.add",
+  "partner.remove",
+  "partner.hold_cap",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -79,6 +82,9 @@ export const AUDIT_FIELDS = [
   "role",
   "accountCreated",
   "waitsForConfirmation",
+  // partners
+  "partner",
+  "holdCap",
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 

@@ -112,6 +112,7 @@ export const ENDPOINTS = {
       "promo_code_not_for_gifts",
       "promo_code_not_for_game",
       "hold_limit_reached",
+      "promo_code_held",
     ],
   }),
   quoteGift: endpoint({
@@ -155,6 +156,7 @@ export const ENDPOINTS = {
       "promo_code_not_for_gear",
       "promo_code_not_for_platform",
       "hold_limit_reached",
+      "promo_code_held",
     ],
   }),
   quoteGear: endpoint({
@@ -197,14 +199,14 @@ export const ENDPOINTS = {
     operationId: "refundIntent",
     method: "POST",
     path: "/intents/{intentId}/refund",
-    summary: "Give a paid (or delivered) intent's money back",
+    summary: "Give a paid intent's money back, until it is delivered (partners only)",
     scope: "intents:refund",
     body: intentRefundRequestSchema,
     bodyOptional: true,
     idempotent: true,
     pathParams: { intentId: { type: "string", format: "uuid", description: "The intent's id" } },
     response: { status: 200, description: "The intent, refunded (or replayed for an Idempotency-Key)", schema: intentSchema },
-    reasons: ["intent_not_found", "intent_state_conflict"],
+    reasons: ["partner_required", "intent_not_found", "intent_state_conflict", "intent_already_delivered"],
   }),
 };
 

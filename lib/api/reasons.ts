@@ -303,6 +303,31 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
       return `intent ${d.intentId} is ${d.current === "requires_payment" ? "not paid yet" : d.current} and cannot be ${d.target}`;
     },
   },
+  intent_already_delivered: {
+    status: 409,
+    summary: "The order has been delivered: its money goes back only through the store's staff, who refund with a written reason",
+    message: (d) =>
+      `intent ${d.intentId} has been delivered and can no longer be refunded through the API; ask the store's support, who may refund it with a reason`,
+  },
+  partner_required: {
+    status: 403,
+    summary:
+      "Only a partner account (one the store's admins manage) may do this: refund through the API, or hold a token with `intents:refund`",
+    message: (d) =>
+      d.what === "refund"
+        ? "this token's account is not a partner, so it cannot refund; the store's admins make partners"
+        : "only partner accounts may have tokens with intents:refund; the store's admins make partners",
+  },
+  partner_not_found: {
+    status: 404,
+    summary: "The back office: the account is not a partner",
+    message: () => "this account is not a partner",
+  },
+  account_not_found: {
+    status: 404,
+    summary: "The back office: no account has this e-mail",
+    message: () => "no account has this e-mail; the partner signs up on the store first",
+  },
   permission_denied: {
     status: 403,
     summary: "The back office: the signed-in account's staff role does not allow this",
@@ -366,9 +391,17 @@ export const REASONS: { [R in Reason]: CatalogueEntry<R> } = {
   hold_limit_reached: {
     status: 409,
     summary:
-      "The store's own pages: this session, account or address already holds the most unpaid reservations and promo-code uses it may",
+      "This browser session, account (its storefront sessions and self-service tokens together), client address or partner already holds the most unpaid reservations and promo-code uses it may",
     message: (d) =>
       `this ${d.scope === "address" ? "client address" : d.scope} already has ${d.max} unpaid intents holding a gear unit or a promo-code use, the most allowed; pay or decline one, or wait until one expires`,
+    details: (d) => ({ scope: d.scope, max: d.max }),
+  },
+  promo_code_held: {
+    status: 409,
+    summary: "This browser session or account already holds an unpaid use of this promo code (partners excepted)",
+    message: (d) =>
+      `this ${d.scope} already has an unpaid intent with promo code ${d.code}; pay or decline it, or wait until it expires, to use the code again`,
+    details: (d) => ({ code: d.code }),
   },
   email_taken: {
     status: 409,

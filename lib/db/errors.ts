@@ -22,4 +22,8 @@ export const SQLSTATE = {
   intentExpired: "GKEXP",
   /** The transition trigger: any move the state table does not allow. */
   illegalMove: "GKSTA",
+  /** claim_hold_slots (drizzle/0026): a cap on open holds is reached (DETAIL scope:max). */
+  holdLimit: "GKHLD",
+  /** claim_hold_slots: the session or account already holds this promo code open (DETAIL scope:code). */
+  promoCodeHeld: "GKHCD",
 } as const;

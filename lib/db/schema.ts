@@ -423,7 +423,7 @@ export const intents = pgTable(
     providerRefundId: text("provider_refund_id"),
     /**
      * Who made the intent, as far as the open-holds limits need (lib/services/holds.ts): a keyed
-     * hash of the client's address, never the address itself. Null for partners' API tokens.
+     * hash of the client's address, never the address itself. Null for partners' tokens.
      */
     clientKey: text("client_key"),
     /** The shopper's language: what their mail is written in. The store's pages send theirs. */
@@ -437,6 +437,14 @@ export const intents = pgTable(
       .on(t.gearItemId, t.expiresAt)
       .where(sql`status = 'requires_payment'`),
     index("intents_token_idx").on(t.tokenId, t.createdAt),
+    // The open holds of a session, an account or a partner (lib/services/holds.ts), by each of its
+    // tokens: without it the count walks every intent the token ever made. `token_id IS NOT NULL`
+    // (always true: the column is NOT NULL) keeps the index out of every count that does not name
+    // the token, such as the stock guard's by item (drizzle/0024), which a planner with stale
+    // statistics would otherwise walk it for.
+    index("intents_open_holds_token_idx")
+      .on(t.tokenId, t.expiresAt)
+      .where(sql`status = 'requires_payment' AND token_id IS NOT NULL AND (gear_item_id IS NOT NULL OR promo_code_id IS NOT NULL)`),
     // The back office's order list (lib/services/admin-orders.ts): newest first, and each search and
     // filter that would otherwise read every intent.
     index("intents_created_idx").on(t.createdAt, t.id),
@@ -823,6 +831,49 @@ export const staffMembers = pgTable(
     grantedBy: text("granted_by").notNull(),
   },
   (t) => [check("staff_members_role_known", sql`${t.role} IN ('admin', 'operator', 'marketer', 'support')`)],
+);
+
+/**
+ * Accounts an admin made partners (/admin/partners, or `token:create --partner`): only their tokens
+ * may hold `intents:refund`, and their open holds are capped as theirs (lib/services/holds.ts)
+ * rather than as a shopper's.
+ */
+export const partners = pgTable(
+  "partners",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    /** Who made it a partner: a staff member's e-mail, or `cli`. */
+    createdBy: text("created_by").notNull(),
+    /** Its own cap on open holds across all its tokens; null is HOLD_LIMIT_PER_PARTNER. */
+    holdCap: integer("hold_cap"),
+  },
+  (t) => [check("partners_hold_cap_bounded", sql`${t.holdCap} BETWEEN 1 AND 10000000`)],
+);
+
+/**
+ * How many unpaid intents holding a gear unit or a promo-code use each account (not the storefront's
+ * guest owner) has, per 10-second span of their expiry: the open-holds caps of accounts and
+ * partners (lib/services/holds.ts) read a partner's open holds from here, a sum of at most
+ * INTENT_TTL_SECONDS / 10 rows, instead of counting its intents, which a busy partner has tens of
+ * thousands of. Triggers on intents keep it (drizzle/0026); the worker drops spans long past.
+ */
+export const openHoldCounts = pgTable(
+  "open_hold_counts",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The end of the 10-second span the intents expire in: they count while it is in the future. */
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    n: integer("n").notNull(),
+  },
+  // No index on the span alone: with statistics that predate a burst, a planner could read every
+  // account's live spans through it for one account's sum (drizzle/0024); the purge reads the
+  // small table whole.
+  (t) => [primaryKey({ columns: [t.userId, t.bucket] })],
 );
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REFUND_NOTE_MAX, REFUND_NOTE_MIN } from "@/lib/intents/refund-policy";
 import { DELIVERY_STATUSES, INTENT_STATUSES } from "@/lib/intents/states";
 import { adminDaySchema } from "./bounds";
 
@@ -62,8 +63,8 @@ export const refundOrderRequestSchema = z.object({
   note: z
     .string({ error: "the reason must be text" })
     .trim()
-    .min(3, { error: "say why the money goes back (at least 3 characters)" })
-    .max(500, { error: "the reason must be at most 500 characters" }),
+    .min(REFUND_NOTE_MIN, { error: `say why the money goes back (at least ${REFUND_NOTE_MIN} characters)` })
+    .max(REFUND_NOTE_MAX, { error: `the reason must be at most ${REFUND_NOTE_MAX} characters` }),
 });
 
 export const MAIL_KINDS_RESENDABLE = ["receipt", "delivered", "delivery_failed_refunded", "refunded"] as const;

@@ -4,6 +4,9 @@ import "./zod-config";
 export const API_SCOPES = ["catalog:read", "gifts:verify", "gear:create", "intents:read", "intents:refund"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
+/** Scopes only a partner account's token may hold (refunds: lib/intents/refund-policy.ts). */
+export const PARTNER_ONLY_SCOPES: readonly ApiScope[] = ["intents:refund"];
+
 export const apiScopeSchema = z.enum(API_SCOPES, { error: `scope must be one of: ${API_SCOPES.join(", ")}` });
 
 export const tokenCreateRequestSchema = z.strictObject({
@@ -21,6 +24,7 @@ export type CreateTokenResult =
   | { ok: true; token: string; name: string; prefix: string }
   | { ok: false; reason: "not_signed_in" }
   | { ok: false; reason: "token_limit_reached"; max: number }
+  | { ok: false; reason: "partner_required" }
   | { ok: false; reason: "invalid_field"; fields: TokenFormField[] };
 
 export type RevokeTokenResult = { ok: true } | { ok: false; reason: "not_signed_in" | "token_not_found" };

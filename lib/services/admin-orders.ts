@@ -636,8 +636,9 @@ const MAIL_NEEDS: Record<MailKind, IntentStatus> = {
 };
 
 /**
- * An operator's refund (orders:refund), with the reason they gave: the provider refunds, the
- * intent moves to refunded (lib/services/refunds.ts), and the audit entry commits with it.
+ * A staff member's refund (orders:refund), before or after delivery, with the reason they gave
+ * (required: lib/intents/refund-policy.ts): the provider refunds, the intent moves to refunded
+ * (lib/services/refunds.ts), and the audit entry commits with it.
  */
 export async function refundOrder(
   db: Database,
@@ -645,7 +646,7 @@ export async function refundOrder(
   input: { intentId: string; note: string },
   origin: string,
 ): Promise<{ status: IntentStatus }> {
-  const view = await refundIntent(db, input.intentId, { reason: "operator", note: input.note, origin, actor: actor.label, audit: actor });
+  const view = await refundIntent(db, input.intentId, { by: { kind: "staff", actor }, note: input.note, origin });
   return { status: view.status };
 }
 

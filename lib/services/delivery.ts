@@ -233,7 +233,7 @@ async function failAndRefund(
   await recordStep(tx, d.intentId, "failed", reason, how.actor);
   // Announced before the refund, so its body shows the failed delivery on a still-paid intent.
   await recordDeliveryFailed(tx, d.intentId, how.origin);
-  await refundIntent(tx, d.intentId, { reason: "delivery_failed", note: reason, origin: how.origin, actor: how.actor });
+  await refundIntent(tx, d.intentId, { by: { kind: "delivery_failed", label: how.actor }, note: reason, origin: how.origin });
 }
 
 // The fulfilment queue (manual deliveries): people take an order, send it, and say how it went.

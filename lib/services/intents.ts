@@ -9,8 +9,8 @@ import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { CURRENCY, feeRateToBps, quote, type Discount, type FeeMode, type Quote } from "@/lib/money";
 import { paymentPageUrl } from "@/lib/payments/paths";
-import { claimHoldSlot, type Holder } from "./holds";
 import type { DomainError } from "@/lib/errors";
+import { claimHoldSlot, holdClaim, holdRefusalOf, type Holder } from "./holds";
 import { checkPromoCode, previewPromoCode, redeemPromoCode, type PromoTarget } from "./promo-codes";
 
 const feeRateBps = feeRateToBps(env.FEE_RATE);
@@ -56,29 +56,37 @@ export function intentCreated(intent: CreatedIntent, origin: string) {
 
 /**
  * Prices a purchase (promo code, then fee) and records the intent. Every amount is computed here;
- * a client never sends one. An intent that holds nothing for the store's own pages is one INSERT,
- * atomic by itself; otherwise the open-holds check, the code's use and the intent share a
- * transaction (a savepoint inside the caller's), so none exists without the others.
+ * a client never sends one. An intent that holds something (a gear unit, a promo-code use) is
+ * admitted by its holder's open-holds caps (lib/services/holds.ts) in the transaction that inserts
+ * it: with a promo code, the code's check, the caps, the code's use and the intent share one
+ * transaction (a savepoint inside the caller's); a reservation without one goes in a batch with
+ * those that arrive meanwhile, whose one INSERT claims their slots. An intent that holds nothing
+ * is one INSERT, batched too.
  */
 export async function createIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
   const holds = input.values.kind === "gear" || Boolean(input.promoCode);
-  const capped = holds && input.holder.token.purpose === "storefront";
-  const created = await (input.promoCode || capped
-    ? db.transaction(async (tx) => {
-        if (capped) {
+  let created: CreatedIntent;
+  try {
+    created = input.promoCode
+      ? await db.transaction(async (tx) => {
           // A wrong code is told as such, not as a full session: judge it before the holds.
-          if (input.promoCode) await checkPromoCode(tx, input.promoCode, input.promoTarget);
-          await claimHoldSlot(tx, input.holder);
-        }
-        return insertIntent(tx, input);
-      })
-    : insertIntent(db, input));
+          const promo = await checkPromoCode(tx, input.promoCode!, input.promoTarget);
+          const clientKey = await claimHoldSlot(tx, { holder: input.holder, codeId: promo.id });
+          return insertIntent(tx, input, clientKey);
+        })
+      : holds
+        ? await insertHeldIntent(db, input)
+        : await insertIntent(db, input, input.holder.token.purpose === "storefront" ? input.holder.clientKey : null);
+  } catch (err) {
+    throw holdRefusalOf(err) ?? err;
+  }
   // Counted at insert: a caller's transaction that later rolls back (rare) still counts it.
   metrics.intentsCreated.inc({ kind: input.values.kind });
   return created;
 }
 
-async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
+/** The intent's row, priced, with the promo code's use counted (inside the caller's transaction when it has a code). */
+async function rowOf(tx: DbExecutor, input: IntentInput, clientKey: string | null | undefined): Promise<{ row: IntentRow; priced: Quote }> {
   let discount: Discount | undefined;
   let promoCodeId: number | null = null;
   if (input.promoCode) {
@@ -87,19 +95,32 @@ async function insertIntent(tx: DbExecutor, input: IntentInput): Promise<Created
     promoCodeId = redeemed.id;
   }
   const priced = priceWith(input.price, input.feeMode, discount);
-  const values: IntentRow = {
+  const row: IntentRow = {
     ...input.values,
     // Chosen here, so a batch that failed can be sent again row by row without doubling a row.
     id: randomUUID(),
     tokenId: input.holder.token.id,
-    clientKey: input.holder.token.purpose === "storefront" ? input.holder.clientKey : null,
+    clientKey,
     ...priced,
     feeMode: input.feeMode,
     promoCodeId,
   };
-  const row = await intentInsert[values.kind](tx, values);
-  if (!row) throw new Error("the intent was not recorded");
-  return { id: row.id, quote: priced, expiresAt: row.expiresAt };
+  return { row, priced };
+}
+
+async function insertIntent(tx: DbExecutor, input: IntentInput, clientKey: string | null): Promise<CreatedIntent> {
+  const { row, priced } = await rowOf(tx, input, clientKey);
+  const inserted = await intentInsert[row.kind](tx, row);
+  if (!inserted) throw new Error("the intent was not recorded");
+  return { id: inserted.id, quote: priced, expiresAt: inserted.expiresAt };
+}
+
+/** A reservation without a promo code: its slot is claimed by the INSERT of the batch it joins (heldInsert). */
+async function insertHeldIntent(db: DbExecutor, input: IntentInput): Promise<CreatedIntent> {
+  // The client key is the claim's to set: it records the address only where an address cap applies.
+  const { row, priced } = await rowOf(db, input, undefined);
+  const inserted = await heldInsert(db, { row, holder: input.holder });
+  return { id: inserted.id, quote: priced, expiresAt: inserted.expiresAt };
 }
 
 /** When an intent stops holding: by the database clock, so every server agrees. */
@@ -109,18 +130,34 @@ const EXPIRES_AT = `now() + make_interval(secs => ${env.INTENT_TTL_SECONDS})`;
  * Inserts the intents in one statement (which commits them, outside a transaction); their ids and
  * expiries, in the rows' order. A transaction is drizzle's; the pool takes the statement as text
  * (lib/db/insert-rows.ts), since drizzle's insert builds a query object for every value of every row.
+ * With `claim` (holdClaim of the rows' holders, in their order) the statement first claims their
+ * open-hold slots (claim_hold_slots, drizzle/0026), once, and records each row's client key from
+ * it; a cap that refuses any row fails the statement, and lib/db/coalesce.ts sends its rows again
+ * one by one, so each hears its own answer.
  */
-async function insertIntents(db: DbExecutor, rows: IntentRow[]): Promise<{ id: string; expiresAt: Date }[]> {
-  const inserted = isTransaction(db)
-    ? await db
-        .insert(intents)
-        .values(rows.map((row) => ({ ...row, expiresAt: sql.raw(EXPIRES_AT) })))
-        .returning({ id: intents.id, expiresAt: intents.expiresAt })
-    : (
-        await db.$client.query<{ id: string; expires_at: Date }>(
-          insertRows(intents, rows, { expires_at: EXPIRES_AT }, ["id", "expires_at"]),
-        )
-      ).rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+async function insertIntents(db: DbExecutor, rows: IntentRow[], claim?: string): Promise<{ id: string; expiresAt: Date }[]> {
+  let inserted: { id: string; expiresAt: Date }[];
+  if (isTransaction(db)) {
+    const keys = claim
+      ? (await db.execute<{ keys: (string | null)[] }>(sql`SELECT claim_hold_slots(${claim}::jsonb) AS keys`)).rows[0]!.keys
+      : [];
+    inserted = await db
+      .insert(intents)
+      .values(rows.map((row, i) => ({ ...row, ...(claim ? { clientKey: keys[i] ?? null } : {}), expiresAt: sql.raw(EXPIRES_AT) })))
+      .returning({ id: intents.id, expiresAt: intents.expiresAt });
+  } else {
+    const query = insertRows(
+      intents,
+      rows,
+      claim ? { expires_at: EXPIRES_AT, client_key: (i) => `(SELECT keys ->> ${i} FROM claim)` } : { expires_at: EXPIRES_AT },
+      ["id", "expires_at"],
+    );
+    if (claim) {
+      query.values.push(claim);
+      query.text = `WITH claim AS MATERIALIZED (SELECT claim_hold_slots($${query.values.length}::jsonb) AS keys) ${query.text}`;
+    }
+    inserted = (await db.$client.query<{ id: string; expires_at: Date }>(query)).rows.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+  }
   const byId = new Map(inserted.map((r) => [r.id, r]));
   return rows.map((row) => byId.get(row.id)!);
 }
@@ -129,7 +166,24 @@ async function insertIntents(db: DbExecutor, rows: IntentRow[]): Promise<{ id: s
  * Concurrent requests' intents, inserted together (lib/db/coalesce.ts); gifts apart from gear, so
  * a gift never waits behind an item's lock or a batch refused for stock.
  */
-const intentInsert = { gift: coalesced(insertIntents), gear: coalesced(insertIntents) };
+const intentInsert = {
+  gift: coalesced((db: DbExecutor, rows: IntentRow[]) => insertIntents(db, rows)),
+  gear: coalesced((db: DbExecutor, rows: IntentRow[]) => insertIntents(db, rows)),
+};
+
+interface HeldRow {
+  row: IntentRow;
+  holder: Holder;
+}
+
+/** Reservations without a promo code, together: one INSERT claims their slots and records them. */
+const heldInsert = coalesced((db: DbExecutor, items: HeldRow[]) =>
+  insertIntents(
+    db,
+    items.map((item) => item.row),
+    holdClaim(items.map((item) => ({ holder: item.holder }))),
+  ),
+);
 
 /** The amounts for `price`: the one pricing rule that creating an intent and a quote share. */
 function priceWith(price: number, feeMode: FeeMode, discount?: Discount): Quote {

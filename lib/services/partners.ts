@@ -1,16 +1,94 @@
 import "server-only";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
-import { apiTokens, users, webhookEndpoints } from "@/lib/db/schema";
+import { apiTokens, partners as partnersTable, users, webhookEndpoints } from "@/lib/db/schema";
 import { DomainError } from "@/lib/errors";
 import type { ApiScope } from "@/lib/schemas/tokens";
 import type { WebhookEventType } from "@/lib/schemas/webhooks";
 import { recordAudit, type Actor } from "./audit";
-import { revokeApiToken } from "./tokens";
+import { revokeApiToken, STOREFRONT_GUEST_EMAIL } from "./tokens";
 
-// Partners (/admin/partners): every owner of API tokens or webhook endpoints, with their tokens,
-// their endpoints and the deliveries to them (and to their intents' callback URLs) that fail.
-// Never a token hash or a signing secret: the columns read here are listed one by one.
+// Partners (/admin/partners): the accounts an admin made partners, and every other owner of API
+// tokens or webhook endpoints beside them (a shopper's self-service tokens are seen there too),
+// with their tokens, their endpoints and the deliveries to them (and to their intents' callback
+// URLs) that fail. Never a token hash or a signing secret: the columns read here are listed one by one.
+//
+// Being a partner is what an admin grants, not what an account claims: only a partner's tokens may
+// refund (lib/intents/refund-policy.ts) or hold `intents:refund`, and a partner's open holds are
+// capped as its own (lib/services/holds.ts) instead of as a shopper's.
+
+export { isPartner, lockPartner } from "./partner-status";
+
+/**
+ * Makes the account with this e-mail (any letter case) a partner, audited in the same transaction.
+ * An account is never made here: a partner signs up first (or `token:create --owner E --partner`
+ * makes one), so a typo cannot create a stray partner. Making a partner again changes nothing.
+ */
+export async function makePartner(db: Database, actor: Actor, email: string): Promise<{ userId: string; made: boolean }> {
+  const address = email.trim();
+  if (address.toLowerCase() === STOREFRONT_GUEST_EMAIL)
+    throw new DomainError("invalid_field", { message: "the storefront's guest owner cannot be a partner" }, "email");
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${address})`)
+      .limit(1);
+    if (!user) throw new DomainError("account_not_found", {}, "email");
+    const made = await tx
+      .insert(partnersTable)
+      .values({ userId: user.id, createdBy: actor.label })
+      .onConflictDoNothing()
+      .returning({ userId: partnersTable.userId });
+    if (made.length === 0) return { userId: user.id, made: false };
+    await recordAudit(tx, actor, {
+      action: "partner.add",
+      targetType: "user",
+      targetId: user.id,
+      before: { partner: false },
+      after: { partner: true, holdCap: null },
+    });
+    return { userId: user.id, made: true };
+  });
+}
+
+/** Ends an account's partnership, audited: its tokens refund nothing from then on and its holds count as a shopper's. */
+export function removePartner(db: Database, actor: Actor, userId: string): Promise<{ removed: boolean }> {
+  return db.transaction(async (tx) => {
+    const [gone] = await tx.delete(partnersTable).where(eq(partnersTable.userId, userId)).returning({ holdCap: partnersTable.holdCap });
+    if (!gone) return { removed: false };
+    await recordAudit(tx, actor, {
+      action: "partner.remove",
+      targetType: "user",
+      targetId: userId,
+      before: { partner: true, holdCap: gone.holdCap },
+      after: { partner: false },
+    });
+    return { removed: true };
+  });
+}
+
+/** A partner's own cap on open holds, or null for the default (HOLD_LIMIT_PER_PARTNER); audited. */
+export function setPartnerHoldCap(db: Database, actor: Actor, userId: string, holdCap: number | null): Promise<{ holdCap: number | null }> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ holdCap: partnersTable.holdCap })
+      .from(partnersTable)
+      .where(eq(partnersTable.userId, userId))
+      .for("update");
+    if (!before) throw new DomainError("partner_not_found", {});
+    if (before.holdCap === holdCap) return { holdCap };
+    await tx.update(partnersTable).set({ holdCap }).where(eq(partnersTable.userId, userId));
+    await recordAudit(tx, actor, {
+      action: "partner.hold_cap",
+      targetType: "user",
+      targetId: userId,
+      before: { holdCap: before.holdCap },
+      after: { holdCap },
+    });
+    return { holdCap };
+  });
+}
 
 /** A delivery that failed for good, or one still retrying after a failed attempt. */
 const FAILING = sql`(d.status = 'failed' OR (d.status = 'pending' AND d.attempt_count > 0))`;
@@ -60,6 +138,10 @@ export interface Partner {
   email: string;
   name: string | null;
   createdAt: Date;
+  /** Set when an admin made the account a partner; null for an owner of tokens that is not one. */
+  partner: { createdAt: Date; createdBy: string; holdCap: number | null } | null;
+  /** Unpaid, unexpired intents of all its tokens that hold a gear unit or a promo-code use (what the hold caps count). */
+  openHolds: number;
   tokens: PartnerToken[];
   endpoints: PartnerEndpoint[];
   /** Deliveries to the callbackUrl of this owner's intents. */
@@ -70,6 +152,8 @@ export interface Partner {
 export interface PartnerFilter {
   /** Part of the owner's e-mail. */
   email?: string;
+  /** Partners only, or only the owners of tokens and endpoints that are not partners. */
+  kind?: "partners" | "others";
   page?: number;
   pageSize?: number;
 }
@@ -82,20 +166,36 @@ function likePattern(text: string): string {
 export async function listPartners(db: Database, filter: PartnerFilter = {}): Promise<{ partners: Partner[]; total: number }> {
   const pageSize = Math.min(Math.max(filter.pageSize ?? 20, 1), 100);
   const page = Math.max(filter.page ?? 1, 1);
+  const owns = sql`(EXISTS (SELECT 1 FROM api_tokens t WHERE t.user_id = u.id AND t.purpose = 'api')
+      OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = u.id))`;
   const conditions: SQL[] = [
-    sql`(EXISTS (SELECT 1 FROM api_tokens t WHERE t.user_id = u.id AND t.purpose = 'api')
-      OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = u.id))`,
+    filter.kind === "partners"
+      ? sql`p.user_id IS NOT NULL`
+      : filter.kind === "others"
+        ? sql`p.user_id IS NULL AND ${owns}`
+        : sql`(p.user_id IS NOT NULL OR ${owns})`,
   ];
   if (filter.email) conditions.push(sql`u.email ILIKE ${likePattern(filter.email)}`);
   const where = sql.join(conditions, sql` AND `);
-  const { rows: owners } = await db.execute<{ id: string; email: string; name: string | null; created_at: Date; total: number }>(sql`
-    SELECT u.id, u.email, u.name, u.created_at, count(*) OVER ()::int AS total
-    FROM users u WHERE ${where}
+  const from = sql`users u LEFT JOIN partners p ON p.user_id = u.id`;
+  const { rows: owners } = await db.execute<{
+    id: string;
+    email: string;
+    name: string | null;
+    created_at: Date;
+    partner_since: Date | null;
+    partner_by: string | null;
+    hold_cap: number | null;
+    total: number;
+  }>(sql`
+    SELECT u.id, u.email, u.name, u.created_at, p.created_at AS partner_since, p.created_by AS partner_by, p.hold_cap,
+      count(*) OVER ()::int AS total
+    FROM ${from} WHERE ${where}
     ORDER BY lower(u.email), u.id
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`);
   if (owners.length === 0) {
     // Past the last page the window count is lost with the rows; count on its own.
-    const { rows } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM users u WHERE ${where}`);
+    const { rows } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`);
     return { partners: [], total: rows[0]?.n ?? 0 };
   }
   const ids = owners.map((o) => o.id);
@@ -104,7 +204,7 @@ export async function listPartners(db: Database, filter: PartnerFilter = {}): Pr
     sql`, `,
   )}]::uuid[]`;
 
-  const [tokens, endpoints, failing, callbackCounts] = await Promise.all([
+  const [tokens, endpoints, failing, callbackCounts, holds] = await Promise.all([
     db
       .select({
         id: apiTokens.id,
@@ -168,6 +268,13 @@ export async function listPartners(db: Database, filter: PartnerFilter = {}): Pr
       SELECT d.user_id, count(*)::int AS n FROM webhook_deliveries d
       WHERE d.user_id = ANY(${idList}) AND d.endpoint_id IS NULL AND ${FAILING}
       GROUP BY d.user_id`),
+    // As lib/services/holds.ts counts them, through each token's open holds (intents_open_holds_token_idx).
+    db.execute<{ user_id: string; n: number }>(sql`
+      SELECT t.user_id, count(*) FILTER (WHERE i.expires_at > now())::int AS n
+      FROM api_tokens t JOIN intents i ON i.token_id = t.id
+        AND i.status = 'requires_payment' AND (i.gear_item_id IS NOT NULL OR i.promo_code_id IS NOT NULL)
+      WHERE t.user_id = ANY(${idList})
+      GROUP BY t.user_id`),
   ]);
 
   const failingOf = (userId: string, endpointId: string | null): FailingDelivery[] =>
@@ -190,6 +297,9 @@ export async function listPartners(db: Database, filter: PartnerFilter = {}): Pr
     email: o.email,
     name: o.name,
     createdAt: new Date(o.created_at),
+    partner: o.partner_since
+      ? { createdAt: new Date(o.partner_since), createdBy: o.partner_by ?? "", holdCap: o.hold_cap === null ? null : Number(o.hold_cap) }
+      : null,
     tokens: tokens.filter((tk) => tk.userId === o.id).map(({ userId: _owner, ...tk }) => tk),
     endpoints: endpoints
       .filter((e) => e.userId === o.id)
@@ -199,6 +309,7 @@ export async function listPartners(db: Database, filter: PartnerFilter = {}): Pr
         failingCount: Number(e.failingCount),
         failing: failingOf(o.id, e.id),
       })),
+    openHolds: Number(holds.rows.find((h) => h.user_id === o.id)?.n ?? 0),
     callbackFailingCount: callbackCounts.rows.find((c) => c.user_id === o.id)?.n ?? 0,
     callbackFailing: failingOf(o.id, null),
   }));

@@ -5,9 +5,11 @@ import type { Database, DbExecutor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { apiTokens, users } from "@/lib/db/schema";
 import { SQLSTATE, sqlStateOf } from "@/lib/db/errors";
+import { DomainError } from "@/lib/errors";
 import { processSingleton } from "@/lib/singleton";
 import { log } from "@/lib/log";
-import type { ApiScope } from "@/lib/schemas/tokens";
+import { PARTNER_ONLY_SCOPES, type ApiScope } from "@/lib/schemas/tokens";
+import { isPartner } from "./partner-status";
 
 export const TOKEN_PREFIX = "gk_live_";
 const TOKEN_PATTERN = /^gk_live_[A-Za-z0-9]{43}$/;
@@ -155,6 +157,11 @@ export interface CreatedToken {
   expiresAt: Date | null;
 }
 
+/**
+ * Every token is made here, whoever asks (the account page, the CLI, the storefront): a scope only
+ * partners may hold is refused to any other account. The refund itself asks again whether the
+ * owner is a partner, so a partnership ended later stops the token's refunds too.
+ */
 export async function createApiToken(
   db: DbExecutor,
   input: {
@@ -167,6 +174,8 @@ export async function createApiToken(
     sessionVersion?: number;
   },
 ): Promise<CreatedToken> {
+  if (input.scopes.some((s) => PARTNER_ONLY_SCOPES.includes(s)) && !(await isPartner(db, input.userId)))
+    throw new DomainError("partner_required", { what: "intents:refund" }, "scopes");
   const token = generateToken();
   const [row] = await db
     .insert(apiTokens)

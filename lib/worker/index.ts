@@ -5,6 +5,7 @@ import { configuredOrigin } from "@/lib/http/public-origin";
 import { log } from "@/lib/log";
 import { purgeExpiredIdempotencyKeys } from "@/lib/api/idempotency";
 import { writePendingConfirmationMails } from "@/lib/services/email-confirmation";
+import { purgeOpenHoldCounts } from "@/lib/services/holds";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
 import { purgeExpiredRateLimits } from "@/lib/services/rate-limits";
 import { mailConfigFromEnv } from "@/lib/mail/config";
@@ -40,6 +41,12 @@ export function backgroundJobs(db: Database): BackgroundJob[] {
       name: "purge-idempotency-keys",
       intervalMs: env.SWEEP_INTERVAL_MS,
       run: async () => (await purgeExpiredIdempotencyKeys(db, { limit: SWEEP_BATCH })) === SWEEP_BATCH,
+    },
+    // Spans of open holds that ended (lib/services/holds.ts): at most one row per account and 10 s.
+    {
+      name: "purge-open-hold-counts",
+      intervalMs: env.SWEEP_INTERVAL_MS,
+      run: async () => (await purgeOpenHoldCounts(db, { limit: 5_000 })) === 5_000,
     },
     // Ended rate-limit windows: one row per active key and window, so a batch is usually enough.
     {

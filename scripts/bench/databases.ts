@@ -6,12 +6,16 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { seedDemoData } from "@/lib/demo/seed";
 import { API_SCOPES } from "@/lib/schemas/tokens";
 import { upsertGearItems } from "@/lib/services/catalog-write";
+import { CLI_ACTOR } from "@/lib/services/audit";
+import { makePartner, setPartnerHoldCap } from "@/lib/services/partners";
 import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { databaseUrl } from "../lib/processes";
 
 /** One database per catalog size, so the growth table's three sizes are each seeded once and kept. */
 export const benchDb = (games: number) => `gk_bench_${games}`;
 export const GEAR_PLATFORM = 730;
+/** The benchmark partner's own cap on open holds: above what a whole run (writes and soak) leaves open. */
+const BENCH_HOLD_CAP = 1_000_000;
 // Many items, so the run measures the reservation path rather than one row lock.
 export const GEAR_ITEMS = Array.from({ length: 200 }, (_, i) => `bench-${String(i).padStart(3, "0")}`);
 
@@ -34,6 +38,11 @@ export async function prepareDatabase(adminUrl: string, options: SeedOptions) {
       GEAR_ITEMS.map((item) => ({ platformAppId: GEAR_PLATFORM, item, title: `Bench item ${item}`, price: 49_900, stock: 1_000_000 })),
     );
     const userId = await ensureUser(db, "bench@example.com", "Benchmark");
+    // A partner, as a real integration at this volume would be: its writes leave tens of thousands
+    // of reservations open at once (each for INTENT_TTL_SECONDS), so the store gives it a cap of
+    // its own that they never reach; the cap is still counted on every reservation.
+    await makePartner(db, CLI_ACTOR, "bench@example.com");
+    await setPartnerHoldCap(db, CLI_ACTOR, userId, BENCH_HOLD_CAP);
     const token = await createApiToken(db, { userId, name: `bench ${new Date().toISOString()}`, scopes: [...API_SCOPES] });
     const { rows: version } = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     // The comment records how long the seed took, so a run reusing the database can still say.

@@ -5,6 +5,8 @@ import type pg from "pg";
 import { createDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { API_SCOPES } from "@/lib/schemas/tokens";
+import { CLI_ACTOR } from "@/lib/services/audit";
+import { makePartner } from "@/lib/services/partners";
 import { createApiToken, ensureUser, STOREFRONT_GUEST_EMAIL } from "@/lib/services/tokens";
 
 export const DEFAULT_REPORT_INTENTS = 1_000_000;
@@ -206,6 +208,7 @@ async function seedTokens(pool: pg.Pool): Promise<SeedToken[]> {
   const partnerWeights = [16, 10, 8, 4];
   for (const [i, partner] of PARTNERS.entries()) {
     const userId = await ensureUser(db, partner.email, partner.email.split("@")[0]);
+    await makePartner(db, CLI_ACTOR, partner.email);
     const ids = await tokensOf(userId, "reports bench", partner.tokens, "api");
     for (const id of ids) out.push({ id, storefront: false, weight: partnerWeights[i]! / ids.length });
   }

@@ -1,9 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_SCOPES } from "@/lib/schemas/tokens";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerToken } from "@/tests/support/partners";
 
 // A server of its own as a machine without a proxy in front runs it: clients connect directly
 // (TRUST_PROXY=0), no PUBLIC_BASE_URL, no hosts opened to callbacks, and one share card drawn at a time.
@@ -14,9 +13,7 @@ let appIds: number[] = [];
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  token = (
-    await createApiToken(t.db, { userId: await ensureUser(t.db, "hardening@example.com"), name: "hardening", scopes: [...API_SCOPES] })
-  ).token;
+  token = (await partnerToken(t.db, "hardening@example.com", { name: "hardening" })).token;
   const { rows } = await t.pool.query<{ app_id: number }>("SELECT app_id FROM games ORDER BY app_id LIMIT 40");
   appIds = rows.map((r) => r.app_id);
   server = await startNextProcess("hardening", {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { API_SCOPES } from "@/lib/schemas/tokens";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerToken } from "@/tests/support/partners";
 import { expectErrorBody } from "./support";
 
 // Limits under a burst: every attempt is counted before it is judged, so concurrent requests never
@@ -21,8 +20,7 @@ beforeEach(async () => {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const make = async (email: string) =>
-    (await createApiToken(t.db, { userId: await ensureUser(t.db, email), name: email, scopes: [...API_SCOPES] })).token;
+  const make = async (email: string) => (await partnerToken(t.db, email)).token;
   tokens.guesser = await make("burst-guesser@example.com");
   tokens.usedUp = await make("burst-used-up@example.com");
   server = await startNextProcess("limit-bursts", {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { API_SCOPES } from "@/lib/schemas/tokens";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerToken } from "@/tests/support/partners";
 
 // Two real server processes on one database, one token's requests spread over both: the per-token
 // limit holds across them with the bounds the README states (quota leases, rate-limit-leases.ts).
@@ -21,8 +20,7 @@ beforeEach(async () => {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  token = (await createApiToken(t.db, { userId: await ensureUser(t.db, "two-limits@example.com"), name: "two", scopes: [...API_SCOPES] }))
-    .token;
+  token = (await partnerToken(t.db, "two-limits@example.com", { name: "two" })).token;
   const env = { DATABASE_URL: t.url, WORKER_ENABLED: "0", TRUST_PROXY: "1", RATE_LIMIT_PER_TOKEN: String(LIMIT) };
   servers = await Promise.all([startNextProcess("limit-instances-a", env), startNextProcess("limit-instances-b", env)]);
 }, 120_000);

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { startNextProcess, type NextProcess } from "@/scripts/lib/processes";
+import { partnerToken } from "@/tests/support/partners";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { startNginx, type Nginx } from "@/tests/support/nginx";
 import { payIntentWithCallback, until } from "@/tests/support/paid-intent";
@@ -47,8 +47,13 @@ const hostOf = (p: NextProcess) => new URL(p.baseUrl).host;
 beforeAll(async () => {
   t = await createTestDatabase();
   receiver = await startReceiver();
-  const userId = await ensureUser(t.db, "multi-instance@example.com");
-  token = (await createApiToken(t.db, { userId, name: "multi-instance", scopes: ["catalog:read", "gifts:verify", "gear:create"] })).token;
+  // A partner's integration: the races below hold far more than a shopper may (lib/services/holds.ts).
+  token = (
+    await partnerToken(t.db, "multi-instance@example.com", {
+      name: "multi-instance",
+      scopes: ["catalog:read", "gifts:verify", "gear:create"],
+    })
+  ).token;
   [a, b] = await Promise.all([startNextProcess("multi-instance-a", instanceEnv()), startNextProcess("multi-instance-b", instanceEnv())]);
   nginx = await startNginx("multi-instance", [hostOf(a), hostOf(b)]);
 });

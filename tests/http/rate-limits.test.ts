@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { API_SCOPES } from "@/lib/schemas/tokens";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerToken } from "@/tests/support/partners";
 import { expectErrorBody } from "./support";
 
 // A server of its own with small limits (the shared one keeps them out of the other tests' way).
@@ -21,8 +20,7 @@ beforeEach(async () => {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const make = async (email: string) =>
-    (await createApiToken(t.db, { userId: await ensureUser(t.db, email), name: email, scopes: [...API_SCOPES] })).token;
+  const make = async (email: string) => (await partnerToken(t.db, email)).token;
   tokens.a = await make("limits-a@example.com");
   tokens.b = await make("limits-b@example.com");
   tokens.logs = await make("limits-logs@example.com");

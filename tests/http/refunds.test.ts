@@ -1,14 +1,27 @@
 import crypto from "node:crypto";
-import { describe, expect, inject, it } from "vitest";
-import { api } from "./support";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createDb, createPool } from "@/lib/db/client";
+import { reportManualDelivery, takeDelivery } from "@/lib/services/delivery";
+import { hashToken } from "@/lib/services/tokens";
+import { registerUser } from "@/lib/services/users";
+import { Browser } from "./browser";
+import { api, appQuery } from "./support";
 
-// POST /intents/{id}/refund and the delivery fields of GET /intents/{id}, through the built server.
+// POST /intents/{id}/refund and the delivery fields of GET /intents/{id}, through the built server:
+// a partner refunds until the order is delivered, and only a partner; a shopper's own token never
+// gets the scope.
 
 const tokens = inject("appTokens");
 const base = () => inject("appBaseUrl");
+const pool = createPool(inject("appDatabaseUrl"), 2);
+const db = createDb(pool);
+afterAll(() => pool.end());
 
-async function paidGift(): Promise<string> {
+async function paidGift(token?: string): Promise<string> {
   const created = await api("/api/v1/gifts/verify", {
+    token,
     body: {
       item: "620",
       target: { inviteUrl: "https://s.team/p/fhgc-rdqr/NQVGTQPG", region: "RU" },
@@ -103,3 +116,82 @@ describe("POST /intents/{intentId}/refund", () => {
     expect(res.body.reason).toBe(reason);
   });
 });
+
+/** An operator takes the order's manual delivery and marks it delivered, as on the fulfilment queue. */
+async function markDelivered(intentId: string): Promise<void> {
+  const [delivery] = await appQuery<{ id: string }>("SELECT id FROM deliveries WHERE intent_id = $1", [intentId]);
+  const [operator] = await appQuery<{ id: string }>(
+    "INSERT INTO users (email) VALUES ($1) ON CONFLICT ((lower(email))) DO UPDATE SET email = excluded.email RETURNING id",
+    ["refund-operator@staff.example.com"],
+  );
+  const actor = { userId: operator!.id, label: "refund-operator@staff.example.com" };
+  await takeDelivery(db, delivery!.id, actor);
+  await reportManualDelivery(db, delivery!.id, actor, { outcome: "delivered" }, base());
+}
+
+describe("refunds and delivery", () => {
+  it("a partner refunds before delivery; once the operator marks it delivered, 409 intent_already_delivered and it stays delivered", async () => {
+    const before = await paidGift();
+    expect((await refund(before)).status).toBe(200);
+
+    const after = await paidGift();
+    await markDelivered(after);
+    const res = await refund(after, { body: { note: "the friend did not like it" } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ reason: "intent_already_delivered" });
+    const read = await api(`/api/v1/intents/${after}`);
+    expect(read.body).toMatchObject({ status: "fulfilled", paymentStatus: "paid", deliveryStatus: "delivered" });
+  });
+
+  it("refuses an old intents:refund token of an account that is not a partner: 403 partner_required", async () => {
+    const secret = `gk_live_${crypto.randomBytes(32).toString("base64url").replace(/[-_]/g, "a").slice(0, 43)}`;
+    const [owner] = await appQuery<{ id: string }>("INSERT INTO users (email) VALUES ($1) RETURNING id", [
+      `old-token-${crypto.randomBytes(3).toString("hex")}@example.com`,
+    ]);
+    // Made on the account page before the scope became partners' only: no service makes one now.
+    await appQuery(
+      "INSERT INTO api_tokens (user_id, name, prefix, token_hash, scopes) VALUES ($1, 'my shop', $2, $3, ARRAY['gifts:verify','intents:read','intents:refund'])",
+      [owner!.id, secret.slice(0, 12), hashToken(secret)],
+    );
+    const id = await paidGift(secret);
+    const res = await refund(id, { token: secret });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ reason: "partner_required" });
+    expect((await api(`/api/v1/intents/${id}`, { token: secret })).body).toMatchObject({ status: "paid" });
+  });
+
+  it("never gives a shopper's account-page token intents:refund: the server refuses it even when the form is bypassed", async () => {
+    const email = `self-service-${crypto.randomBytes(3).toString("hex")}@example.com`;
+    const password = "correct horse battery";
+    expect((await registerUser(db, { email, password })).ok).toBe(true);
+    const browser = new Browser();
+    expect((await browser.signIn(email, password)).status).toBe(200);
+    const result = await createTokenAction(browser, { name: "my shop", scopes: ["intents:read", "intents:refund"], expiresInDays: 30 });
+    expect(result).toMatchObject({ ok: false, reason: "partner_required" });
+    expect(await appQuery("SELECT t.id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE u.email = $1", [email])).toEqual([]);
+    // The same form without the scope makes the token.
+    expect(await createTokenAction(browser, { name: "my shop", scopes: ["intents:read"], expiresInDays: 30 })).toMatchObject({ ok: true });
+  });
+});
+
+/** The account page's "New token" server action, called as the page's form calls it. */
+async function createTokenAction(browser: Browser, input: unknown): Promise<Record<string, unknown>> {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.resolve(import.meta.dirname, "../../.next/server/server-reference-manifest.json"), "utf8"),
+  ) as {
+    node: Record<string, { filename: string; exportedName: string }>;
+  };
+  const id = Object.entries(manifest.node).find(
+    ([, a]) => a.filename === "app/account/actions.ts" && a.exportedName === "createTokenAction",
+  )?.[0];
+  expect(id).toBeDefined();
+  const res = await browser.fetch("/account", {
+    method: "POST",
+    headers: { "next-action": id!, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: base() },
+    body: JSON.stringify([input]),
+  });
+  expect(res.status).toBe(200);
+  // The RSC answer: one line per chunk, the action's result on the line that starts with 1:.
+  const line = (await res.text()).split("\n").find((l) => l.startsWith("1:"));
+  return JSON.parse(line!.slice(2)) as Record<string, unknown>;
+}

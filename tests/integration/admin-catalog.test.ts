@@ -23,6 +23,7 @@ import { verifyGift } from "@/lib/services/gifts";
 import { payIntent } from "@/lib/services/intent-lifecycle";
 import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerAccount } from "@/tests/support/partners";
 
 // The back office's promo codes, gear stock and catalog: each change, its audit entry, and what the
 // store does after it (a disabled code refused like an unknown one, a hidden game neither listed nor sold).
@@ -34,7 +35,7 @@ let actor: Actor;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const userId = await ensureUser(t.db, "partner-admin-catalog@example.com");
+  const userId = await partnerAccount(t.db, "partner-admin-catalog@example.com");
   const created = await createApiToken(t.db, { userId, name: "partner", scopes: ["gifts:verify", "gear:create", "intents:read"] });
   token = { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
   const staffId = await ensureUser(t.db, "marketer@example.com");

@@ -5,7 +5,7 @@ import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import type { Actor } from "@/lib/services/audit";
 import { verifyGift } from "@/lib/services/gifts";
 import { payIntent } from "@/lib/services/intent-lifecycle";
-import { listPartners, revokePartnerToken } from "@/lib/services/partners";
+import { isPartner, listPartners, makePartner, removePartner, revokePartnerToken, setPartnerHoldCap } from "@/lib/services/partners";
 import { authenticateToken, createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
 import { createWebhookEndpoint } from "@/lib/services/webhook-endpoints";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
@@ -116,6 +116,76 @@ describe("the partners page's listing", () => {
     expect(first.partners).toHaveLength(1);
     const beyond = await listPartners(t.db, { pageSize: 1, page: all.total + 1 });
     expect(beyond).toEqual({ partners: [], total: all.total });
+  });
+});
+
+describe("making an account a partner", () => {
+  const auditOf = async (userId: string) =>
+    (
+      await t.db.execute<{ action: string; actor: string; before: unknown; after: unknown }>(
+        sql`SELECT action, actor, before, after FROM audit_log WHERE target_type = 'user' AND target_id = ${userId} ORDER BY id`,
+      )
+    ).rows;
+
+  it("shows token owners that are not partners beside the partners, so a shopper's tokens are seen", async () => {
+    const acme = (await listPartners(t.db, { email: "acme-partner" })).partners[0]!;
+    expect(acme).toMatchObject({ partner: null });
+    const { partners } = await listPartners(t.db, { pageSize: 100, kind: "others" });
+    expect(partners.map((p) => p.email)).toContain("acme-partner@example.com");
+    expect((await listPartners(t.db, { pageSize: 100, kind: "partners" })).partners.map((p) => p.email)).not.toContain(
+      "acme-partner@example.com",
+    );
+  });
+
+  it("by e-mail, in any letter case, audited; once only; then listed with the default hold cap", async () => {
+    expect(await makePartner(t.db, admin, "ACME-partner@example.com")).toEqual({ userId: ownerId, made: true });
+    expect(await makePartner(t.db, admin, "acme-partner@example.com")).toEqual({ userId: ownerId, made: false });
+    expect(await isPartner(t.db, ownerId)).toBe(true);
+    const acme = (await listPartners(t.db, { email: "acme-partner", kind: "partners" })).partners[0]!;
+    expect(acme.partner).toMatchObject({ holdCap: null, createdBy: admin.label, createdAt: expect.any(Date) });
+    expect(await auditOf(ownerId)).toEqual([
+      { action: "partner.add", actor: admin.label, before: { partner: false }, after: { partner: true, holdCap: null } },
+    ]);
+  });
+
+  it("lists a partner with no token or endpoint yet", async () => {
+    await ensureUser(t.db, "new-partner@example.com");
+    const { userId } = await makePartner(t.db, admin, "new-partner@example.com");
+    const found = (await listPartners(t.db, { email: "new-partner" })).partners;
+    expect(found.map((p) => [p.userId, p.tokens.length, p.partner !== null])).toEqual([[userId, 0, true]]);
+  });
+
+  it("sets and clears a partner's own hold cap, audited with before and after", async () => {
+    await setPartnerHoldCap(t.db, admin, ownerId, 2500);
+    expect((await listPartners(t.db, { email: "acme-partner" })).partners[0]!.partner).toMatchObject({ holdCap: 2500 });
+    await setPartnerHoldCap(t.db, admin, ownerId, null);
+    expect((await auditOf(ownerId)).slice(-2)).toEqual([
+      { action: "partner.hold_cap", actor: admin.label, before: { holdCap: null }, after: { holdCap: 2500 } },
+      { action: "partner.hold_cap", actor: admin.label, before: { holdCap: 2500 }, after: { holdCap: null } },
+    ]);
+    await expect(setPartnerHoldCap(t.db, admin, await ensureUser(t.db, "not-a-partner@example.com"), 10)).rejects.toMatchObject({
+      reason: "partner_not_found",
+    });
+  });
+
+  it("refuses an e-mail no account has, and the storefront's guest owner", async () => {
+    await expect(makePartner(t.db, admin, "nobody-here@example.com")).rejects.toMatchObject({
+      reason: "account_not_found",
+      param: "email",
+    });
+    await expect(makePartner(t.db, admin, "guests@storefront.giftkey.invalid")).rejects.toMatchObject({
+      reason: "invalid_field",
+      param: "email",
+    });
+  });
+
+  it("stops an account being a partner, audited; its tokens then refund nothing", async () => {
+    await ensureUser(t.db, "leaving-partner@example.com");
+    const { userId } = await makePartner(t.db, admin, "leaving-partner@example.com");
+    expect(await removePartner(t.db, admin, userId)).toEqual({ removed: true });
+    expect(await removePartner(t.db, admin, userId)).toEqual({ removed: false });
+    expect(await isPartner(t.db, userId)).toBe(false);
+    expect((await auditOf(userId)).map((e) => e.action)).toEqual(["partner.add", "partner.remove"]);
   });
 });
 

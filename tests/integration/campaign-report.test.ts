@@ -115,7 +115,11 @@ beforeAll(async () => {
     await gift(),
   ];
   for (const id of [a1, a2, a4, b1, direct]) await pay(id!);
-  await refundIntent(t.db, a2!, { reason: "operator", origin: ORIGIN });
+  await refundIntent(t.db, a2!, {
+    by: { kind: "staff", actor: { userId: null, label: "ops@staff.example.com" } },
+    note: "the buyer asked",
+    origin: ORIGIN,
+  });
   await backdate(a1!, { created: "2026-03-01T10:00:00+03:00", paid: "2026-03-01T10:05:00+03:00" });
   await backdate(a2!, { created: "2026-03-01T11:00:00+03:00", paid: "2026-03-02T09:00:00+03:00", refunded: "2026-03-03T15:00:00+03:00" });
   await backdate(a3!, { created: "2026-03-02T12:00:00+03:00" });

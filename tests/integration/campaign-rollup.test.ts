@@ -9,8 +9,9 @@ import { reserveGear } from "@/lib/services/gear";
 import { verifyGift } from "@/lib/services/gifts";
 import { cancelIntent, fulfilIntent, payIntent } from "@/lib/services/intent-lifecycle";
 import { refundIntent } from "@/lib/services/refunds";
-import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
+import { createApiToken, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerAccount } from "@/tests/support/partners";
 
 // The campaign report reads a daily rollup (campaign_daily) that triggers on intents keep in the
 // writing transaction (drizzle/0023). Here orders are made, paid, delivered, refunded, canceled,
@@ -177,7 +178,7 @@ async function expectExact(): Promise<void> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const userId = await ensureUser(t.db, "rollup@example.com");
+  const userId = await partnerAccount(t.db, "rollup@example.com");
   const created = await createApiToken(t.db, { userId, name: "rollup", scopes: ["gifts:verify", "gear:create"] });
   owner = { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
   await t.db.execute(
@@ -212,7 +213,11 @@ describe("the campaign rollup", () => {
           await fulfilIntent(t.db, order.id, ORIGIN);
           order.status = "fulfilled";
         } else if ((order.status === "paid" || order.status === "fulfilled") && roll < 0.6) {
-          await refundIntent(t.db, order.id, { reason: "operator", note: "test", origin: ORIGIN });
+          await refundIntent(t.db, order.id, {
+            by: { kind: "staff", actor: { userId: null, label: "ops@staff.example.com" } },
+            note: "test",
+            origin: ORIGIN,
+          });
           order.status = "refunded";
         }
       }
@@ -241,7 +246,15 @@ describe("the campaign rollup", () => {
     const campaign = { utm_source: "flash", utm_medium: "push", utm_campaign: "sale" };
     const ids = await Promise.all(Array.from({ length: 24 }, () => gift(campaign)));
     await Promise.all(ids.map((id) => pay(id)));
-    await Promise.all(ids.slice(0, 8).map((id) => refundIntent(t.db, id, { reason: "partner", origin: ORIGIN })));
+    await Promise.all(
+      ids.slice(0, 8).map((id) =>
+        refundIntent(t.db, id, {
+          by: { kind: "staff", actor: { userId: null, label: "ops@staff.example.com" } },
+          note: "the buyer asked",
+          origin: ORIGIN,
+        }),
+      ),
+    );
     const { rows } = await t.db.execute<{ intents: number; paid: number; refunds: number }>(
       sql`SELECT sum(intents)::int AS intents, sum(paid)::int AS paid, sum(refunds)::int AS refunds FROM campaign_daily WHERE source = 'flash'`,
     );

@@ -40,7 +40,8 @@ beforeAll(async () => {
     import("@/lib/services/tokens"),
   ]);
   t = await createTestDatabase();
-  const userId = await tokens.ensureUser(t.db, "delivery-partner@example.com");
+  const { partnerAccount } = await import("@/tests/support/partners");
+  const userId = await partnerAccount(t.db, "delivery-partner@example.com");
   const created = await tokens.createApiToken(t.db, {
     userId,
     name: "partner",
@@ -189,7 +190,11 @@ describe("sandbox delivery of gear", () => {
     const intentId = await paidGear("kept-crate", "AbCdEf12");
     await work();
     expect(await read(intentId)).toMatchObject({ status: "fulfilled", deliveryStep: "accepted" });
-    await refunds.refundIntent(t.db, intentId, { reason: "operator", note: "goodwill", origin: ORIGIN, actor: "ops@example.com" });
+    await refunds.refundIntent(t.db, intentId, {
+      by: { kind: "staff", actor: { userId: null, label: "ops@staff.example.com" } },
+      note: "goodwill",
+      origin: ORIGIN,
+    });
     expect(await read(intentId)).toMatchObject({ status: "refunded", refundReason: "operator", deliveryStatus: "delivered" });
     expect(await stockOf("kept-crate")).toBe(2);
   });
@@ -209,7 +214,8 @@ describe("refunds", () => {
     await expect(refunds.refundIntentForOwner(t.db, token, intentId, undefined, ORIGIN)).rejects.toMatchObject({
       reason: "intent_state_conflict",
     });
-    const strangerId = await tokens.ensureUser(t.db, "stranger@example.com");
+    const { partnerAccount } = await import("@/tests/support/partners");
+    const strangerId = await partnerAccount(t.db, "stranger@example.com");
     const stranger = await tokens.createApiToken(t.db, { userId: strangerId, name: "s", scopes: ["intents:refund", "intents:read"] });
     const asStranger: AuthToken = { id: stranger.id, userId: strangerId, name: "s", scopes: stranger.scopes, purpose: "api", guest: false };
     await expect(refunds.refundIntentForOwner(t.db, asStranger, intentId, undefined, ORIGIN)).rejects.toMatchObject({
@@ -235,7 +241,11 @@ describe("refunds", () => {
       ORIGIN,
     );
     const refused = (await refunds
-      .refundIntent(t.db, intentId, { reason: "operator", origin: ORIGIN })
+      .refundIntent(t.db, intentId, {
+        by: { kind: "staff", actor: { userId: null, label: "ops@staff.example.com" } },
+        note: "the buyer asked",
+        origin: ORIGIN,
+      })
       .catch((e: DomainError) => e)) as DomainError;
     expect(refused).toMatchObject({ reason: "intent_state_conflict", details: { current: "requires_payment", target: "refunded" } });
   });
@@ -243,7 +253,13 @@ describe("refunds", () => {
   it("happen once when many race for one intent", async () => {
     const intentId = await paidGift("NQVGTQPG");
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => refunds.refundIntent(t.db, intentId, { reason: "operator", origin: ORIGIN })),
+      Array.from({ length: 10 }, () =>
+        refunds.refundIntent(t.db, intentId, {
+          by: { kind: "staff", actor: { userId: null, label: "ops@staff.example.com" } },
+          note: "the buyer asked",
+          origin: ORIGIN,
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const timeline = (await read(intentId)).timeline.filter((e) => e.value === "refunded");

@@ -12,8 +12,9 @@ import {
   type IdempotentRequest,
 } from "@/lib/api/idempotency";
 import { reserveGear } from "@/lib/services/gear";
-import { createApiToken, ensureUser, ownershipOf, type AuthToken } from "@/lib/services/tokens";
+import { createApiToken, ownershipOf, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerAccount } from "@/tests/support/partners";
 
 const ROUTE = "POST /api/v1/gear";
 let t: TestDatabase;
@@ -21,7 +22,8 @@ let owner: AuthToken;
 let other: AuthToken;
 
 async function tokenFor(email: string): Promise<AuthToken> {
-  const userId = await ensureUser(t.db, email);
+  // Partners: the races here hold more than a shopper may (lib/services/holds.ts).
+  const userId = await partnerAccount(t.db, email);
   const created = await createApiToken(t.db, { userId, name: email, scopes: ["gear:create"] });
   return { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
 }

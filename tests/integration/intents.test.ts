@@ -6,8 +6,9 @@ import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { giftVerifyRequestSchema } from "@/lib/schemas/gifts";
 import { reserveGear } from "@/lib/services/gear";
 import { verifyGift } from "@/lib/services/gifts";
-import { createApiToken, ensureUser, type AuthToken } from "@/lib/services/tokens";
+import { createApiToken, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerAccount } from "@/tests/support/partners";
 
 const ORIGIN = "http://store.test";
 let t: TestDatabase;
@@ -15,7 +16,8 @@ let token: AuthToken;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const userId = await ensureUser(t.db, "integration@example.com");
+  // A partner: these tests race more reservations than a shopper may hold (lib/services/holds.ts).
+  const userId = await partnerAccount(t.db, "integration@example.com");
   const created = await createApiToken(t.db, { userId, name: "integration", scopes: ["gifts:verify", "gear:create"] });
   token = { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
 });

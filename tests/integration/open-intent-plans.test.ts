@@ -10,8 +10,9 @@ import { listGearItems, quoteGear, reserveGear } from "@/lib/services/gear";
 import { verifyGift } from "@/lib/services/gifts";
 import { clientKeyOf } from "@/lib/services/holds";
 import { expireDueIntents } from "@/lib/services/intent-lifecycle";
-import { authenticateToken, issueStorefrontToken, type AuthToken } from "@/lib/services/tokens";
+import { authenticateToken, createApiToken, ensureUser, issueStorefrontToken, type AuthToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
+import { partnerToken } from "@/tests/support/partners";
 
 // The queries that count a gear item's or a holder's open intents (the stock guard's trigger, the
 // gear list and quote, the back office's stock page, the hold caps) must find them through the
@@ -103,6 +104,14 @@ async function plansOf(run: () => Promise<unknown>): Promise<string[]> {
 
 const SWEEPER_INDEX = "intents_unswept_idx";
 
+/** `n` gear intents of one token, all past (paid, expired or refunded): a busy integration's history. */
+const gearHistory = (tokenId: string, n: number) => sql`
+  INSERT INTO intents (kind, status, token_id, app_id, gear_item_id, account, email, fee_mode,
+                       intent_amount, discount_amount, fee_amount, payment_amount, expires_at, expired_at, locale)
+  SELECT 'gear', 'expired', ${tokenId}, 730, ${itemId}, '76561198000000001', 'p@example.com', 'excluded',
+         5000, 0, 250, 5250, now() - interval '1 hour', now() - interval '1 hour', 'ru'
+  FROM generate_series(1, ${n})`;
+
 describe("counting open intents when the statistics predate them", () => {
   it("the stock guard's trigger counts the item's own reservations, not every open intent", async () => {
     const db = createDb(pool);
@@ -133,6 +142,46 @@ describe("counting open intents when the statistics predate them", () => {
     });
     expect(found.length).toBeGreaterThan(0);
     for (const plan of found) expect(plan).not.toContain(SWEEPER_INDEX);
+  });
+
+  it("the caps read an account's and a partner's open holds from their counts, not their intents", async () => {
+    const db = createDb(pool);
+    const partner = (await partnerToken(t.db, "plans-partner@example.com", { scopes: ["gear:create"] })).auth;
+    const shopperId = await ensureUser(t.db, "plans-shopper@example.com");
+    const created = await createApiToken(t.db, { userId: shopperId, name: "self-service", scopes: ["gear:create"] });
+    const shopper: AuthToken = {
+      id: created.id,
+      userId: shopperId,
+      name: created.name,
+      scopes: created.scopes,
+      purpose: "api",
+      guest: false,
+    };
+    await t.db.execute(gearHistory(partner.id, HISTORY));
+    await t.db.execute(gearHistory(shopper.id, HISTORY / 4));
+    await t.db.execute(sql`ANALYZE intents`);
+    const body = gearIntentRequestSchema.parse({
+      account: "76561198000000001",
+      platform: "730",
+      item: "plan-item",
+      email: "p@example.com",
+    });
+    const found = await plansOf(async () => {
+      await reserveGear(db, partner, body, ORIGIN, clientKeyOf("198.51.100.8"));
+      await reserveGear(db, shopper, body, ORIGIN, clientKeyOf("198.51.100.9"));
+    });
+    const sums = plans.filter((p) => p.includes("FROM open_hold_counts o"));
+    expect(sums, plans.join("\n\n")).toHaveLength(2);
+    for (const plan of sums) expect(plan).toContain("open_hold_counts_user_id_bucket_pk");
+    // Nothing walks a token's history or every open intent of the store.
+    for (const plan of found) {
+      expect(plan).not.toContain("intents_token_idx");
+      expect(plan).not.toContain(SWEEPER_INDEX);
+    }
+    // The shopper's address is counted from its intents, through the address's own index.
+    const address = found.filter((p) => p.includes("i.client_key = c"));
+    expect(address, found.join("\n\n")).toHaveLength(1);
+    expect(address[0]).toContain("intents_open_holds_client_idx");
   });
 
   it("the sweeper still finds what has expired through its own index", async () => {

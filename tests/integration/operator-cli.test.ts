@@ -3,8 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { env } from "@/lib/env";
-import { authenticateToken } from "@/lib/services/tokens";
+import { isPartner } from "@/lib/services/partners";
+import { authenticateToken, ensureUser } from "@/lib/services/tokens";
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
 let t: TestDatabase;
@@ -62,6 +64,53 @@ describe("token CLI", () => {
     const result = cli(...args);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`token: ${message}`);
+  });
+});
+
+describe("token CLI and partners", () => {
+  const lastLine = (out: string) => out.trim().split("\n").at(-1)!;
+  const auditOf = async (email: string) =>
+    (
+      await t.db.execute<{ action: string; actor: string }>(sql`SELECT a.action, a.actor FROM audit_log a
+        JOIN users u ON a.target_type = 'user' AND a.target_id = u.id::text WHERE lower(u.email) = lower(${email}) ORDER BY a.id`)
+    ).rows;
+
+  it("makes the default owner, the store's operator account, a partner with every scope", async () => {
+    const created = cli("create", "--name", "ops");
+    expect(created.status).toBe(0);
+    const auth = await authenticateToken(t.db, lastLine(created.stdout));
+    expect(auth).toMatchObject({ ok: true, token: { scopes: expect.arrayContaining(["intents:refund"]) } });
+    expect(await isPartner(t.db, await ensureUser(t.db, "operator@localhost"))).toBe(true);
+  });
+
+  it("gives another account's token every scope but intents:refund while it is not a partner", async () => {
+    const created = cli("create", "--name", "shop", "--owner", "cli-shopper@example.com");
+    expect(created.status).toBe(0);
+    const auth = await authenticateToken(t.db, lastLine(created.stdout));
+    expect(auth.ok && auth.token.scopes).toEqual(["catalog:read", "gifts:verify", "gear:create", "intents:read"]);
+    expect(created.stderr).toContain("not a partner");
+    expect(await isPartner(t.db, await ensureUser(t.db, "cli-shopper@example.com"))).toBe(false);
+  });
+
+  it("refuses intents:refund for an account that is not a partner, saying how to make it one", () => {
+    const result = cli("create", "--name", "x", "--owner", "cli-shopper@example.com", "--scopes", "intents:read,intents:refund");
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("token: cli-shopper@example.com is not a partner");
+    expect(result.stderr).toContain("--partner");
+    expect(result.stderr).toContain("/admin/partners");
+    expect(result.stdout).toBe("");
+  });
+
+  it("--partner makes the owner a partner, in the audit log as cli, then the token may refund", async () => {
+    const created = cli("create", "--name", "acme", "--owner", "cli-partner@example.com", "--partner");
+    expect(created.status).toBe(0);
+    const auth = await authenticateToken(t.db, lastLine(created.stdout));
+    expect(auth).toMatchObject({ ok: true, token: { scopes: expect.arrayContaining(["intents:refund"]) } });
+    expect(await isPartner(t.db, await ensureUser(t.db, "cli-partner@example.com"))).toBe(true);
+    expect(await auditOf("cli-partner@example.com")).toEqual([{ action: "partner.add", actor: "cli" }]);
+    // Once is enough: a second --partner changes nothing and records nothing.
+    expect(cli("create", "--name", "acme 2", "--owner", "cli-partner@example.com", "--partner").status).toBe(0);
+    expect(await auditOf("cli-partner@example.com")).toHaveLength(1);
   });
 });
 

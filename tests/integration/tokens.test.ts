@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
+import { createAccountApiToken } from "@/lib/services/account";
+import { CLI_ACTOR } from "@/lib/services/audit";
+import { makePartner } from "@/lib/services/partners";
 import { authenticateToken, createApiToken, ensureUser, hashToken, listApiTokens, revokeApiToken } from "@/lib/services/tokens";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 
@@ -77,5 +80,29 @@ describe("API tokens", () => {
     const b = await createApiToken(t.db, { userId, name: "b", scopes: ["catalog:read"] });
     await t.db.execute(sql`UPDATE api_tokens SET prefix = 'gk_live_SAME' WHERE id = ${b.id}`);
     await expect(revokeApiToken(t.db, "gk_live_SAME")).rejects.toThrow(/matches 2 tokens; revoke by id/);
+  });
+});
+
+describe("the refund scope", () => {
+  it("is refused to a shopper's self-service token, whatever makes it, and writes nothing", async () => {
+    const shopper = await ensureUser(t.db, "self-service@example.com");
+    const ask = { userId: shopper, name: "my shop", scopes: ["intents:read", "intents:refund"] as const };
+    await expect(createAccountApiToken(t.db, { ...ask, scopes: [...ask.scopes], expiresAt: null })).rejects.toMatchObject({
+      reason: "partner_required",
+      details: { what: "intents:refund" },
+    });
+    await expect(createApiToken(t.db, { ...ask, scopes: [...ask.scopes] })).rejects.toMatchObject({ reason: "partner_required" });
+    expect(await listApiTokens(t.db, shopper)).toEqual([]);
+    // Without the scope the same account's token is made as before.
+    await expect(createAccountApiToken(t.db, { ...ask, scopes: ["intents:read"], expiresAt: null })).resolves.toMatchObject({
+      scopes: ["intents:read"],
+    });
+  });
+
+  it("is given to a partner's token", async () => {
+    await ensureUser(t.db, "scoped-partner@example.com");
+    const { userId } = await makePartner(t.db, CLI_ACTOR, "scoped-partner@example.com");
+    const created = await createAccountApiToken(t.db, { userId, name: "refunds", scopes: ["intents:refund"], expiresAt: null });
+    expect(created.scopes).toEqual(["intents:refund"]);
   });
 });

@@ -56,6 +56,8 @@ beforeAll(async () => {
   t = await createTestDatabase();
   receiver = await startReceiver();
   const userId = await tokens.ensureUser(t.db, "hooks-partner@example.com");
+  const { makePartner } = await import("@/lib/services/partners");
+  await makePartner(t.db, { userId: null, label: "cli" }, "hooks-partner@example.com");
   const created = await tokens.createApiToken(t.db, { userId, name: "partner", scopes: ["gifts:verify", "intents:read"] });
   token = { id: created.id, userId, name: created.name, scopes: created.scopes, purpose: "api", guest: false };
   const add = (url: string, eventTypes: WebhookEventType[]) => endpoints.createWebhookEndpoint(t.db, { userId, url, eventTypes });
@@ -148,7 +150,7 @@ describe("intent events to endpoints", () => {
   it("a partner's refund, a cancellation and an expiry reach `all` only, once each", async () => {
     const refunded = await newGift("NQVGTQPG");
     await pay(refunded);
-    await refunds.refundIntent(t.db, refunded, { reason: "partner", origin: ORIGIN });
+    await refunds.refundIntent(t.db, refunded, { by: { kind: "partner", userId: token.userId, label: "token partner" }, origin: ORIGIN });
     expect((await sent(refunded)).filter((e) => e.startsWith("intent.refunded"))).toEqual(["intent.refunded -> all"]);
 
     const canceled = await newGift("NQVGTQPG");

@@ -5,7 +5,8 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createDb, createPool } from "@/lib/db/client";
 import { API_SCOPES } from "@/lib/schemas/tokens";
-import { createApiToken, ensureUser, revokeApiToken } from "@/lib/services/tokens";
+import { createApiToken, revokeApiToken } from "@/lib/services/tokens";
+import { partnerAccount } from "@/tests/support/partners";
 import { createDatabase, dropDatabase, startNextProcess, stopChild } from "@/scripts/lib/processes";
 
 export interface AppTokens {
@@ -80,17 +81,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 const ALL_SCOPES = [...API_SCOPES];
+const HTTP_TESTS_HOLD_CAP = 1_000_000;
 
 async function createTokens(url: string): Promise<AppTokens> {
   const pool = createPool(url, 2);
   try {
     const db = createDb(pool);
-    const userId = await ensureUser(db, "http-tests@example.com");
+    // Both owners are partners (every scope), with a cap on open holds that the whole suite's
+    // reservations (races of hundreds, property runs) never reach; the caps have their own tests.
+    const userId = await partnerAccount(db, "http-tests@example.com", HTTP_TESTS_HOLD_CAP);
     const make = async (name: string, scopes: Parameters<typeof createApiToken>[1]["scopes"], expiresAt?: Date) =>
       (await createApiToken(db, { userId, name, scopes, expiresAt })).token;
     const revoked = await createApiToken(db, { userId, name: "revoked", scopes: ["catalog:read"] });
     await revokeApiToken(db, revoked.id);
-    const other = await ensureUser(db, "http-tests-other@example.com");
+    const other = await partnerAccount(db, "http-tests-other@example.com", HTTP_TESTS_HOLD_CAP);
     return {
       full: await make("full", ALL_SCOPES),
       fullSameOwner: await make("full, second", ALL_SCOPES),

@@ -4,8 +4,9 @@ import type { Database } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { gearIntentRequestSchema } from "@/lib/schemas/gear";
 import { reserveGear } from "@/lib/services/gear";
-import { createApiToken, ensureUser } from "@/lib/services/tokens";
+import { createApiToken } from "@/lib/services/tokens";
 import { payIntent } from "@/lib/services/intent-lifecycle";
+import { partnerAccount } from "./partners";
 
 const ORIGIN = "https://store.example.com";
 
@@ -19,7 +20,8 @@ export interface PaidIntent {
 
 /** A gear intent created and paid through the real services; the payment enqueues its callback. */
 export async function payIntentWithCallback(db: Database, callbackUrl: string, owner = "webhooks@example.com"): Promise<PaidIntent> {
-  const userId = await ensureUser(db, owner);
+  // A partner's integration: many of these run at once, beyond a shopper's cap on open holds.
+  const userId = await partnerAccount(db, owner);
   const token = await createApiToken(db, { userId, name: `webhooks-${crypto.randomBytes(3).toString("hex")}`, scopes: ["gear:create"] });
   await db.execute(sql`INSERT INTO gear_items (platform_app_id, item, title, price, stock)
     VALUES (730, 'webhook-crate', 'Webhook Crate', 12345, 100000) ON CONFLICT DO NOTHING`);

@@ -1,9 +1,14 @@
-// /admin/partners - every owner of API tokens or webhook endpoints: their tokens (revocable), their
-// endpoints and the notifications that do not get through. No token hash or secret is ever read.
+// /admin/partners - the partner accounts and every other owner of API tokens or webhook endpoints:
+// who is a partner (made and ended here, audited), a partner's cap on open holds, their tokens
+// (revocable), their endpoints and the notifications that do not get through. No token hash or
+// secret is ever read.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { LocalTime } from "@/components/account/local-time";
 import { cardClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/account/styles";
+import { ActionButton } from "@/components/admin/action-button";
+import { ConfirmButton } from "@/components/admin/confirm-button";
+import { HoldCapForm, MakePartnerForm } from "@/components/admin/partner-forms";
 import { RevokePartnerToken } from "@/components/admin/revoke-partner-token";
 import {
   AdminHeading,
@@ -19,11 +24,13 @@ import {
 import { can } from "@/lib/admin/permissions";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { format, plural } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { getMessages } from "@/lib/i18n/server";
 import { pageNumber } from "@/lib/schemas/bounds";
 import { listPartners, type FailingDelivery, type Partner } from "@/lib/services/partners";
+import { makePartnerAction, removePartnerAction, setPartnerHoldCapAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getMessages();
@@ -32,6 +39,10 @@ export async function generateMetadata(): Promise<Metadata> {
 
 const PAGE_SIZE = 10;
 
+const tagClass = "inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap";
+const partnerBadgeClass = `${tagClass} border-emerald-500/60 text-emerald-200`;
+const otherBadgeClass = `${tagClass} border-amber-500/60 text-amber-200`;
+
 const time = (value: Date | null, none: string) => (value ? <LocalTime value={value.toISOString()} /> : none);
 
 export default async function PartnersPage({ searchParams }: { searchParams: AdminSearchParams }) {
@@ -39,14 +50,24 @@ export default async function PartnersPage({ searchParams }: { searchParams: Adm
   const [{ locale, t }, sp] = await Promise.all([getMessages(), searchParams]);
   const m = t.adminPartners.partners;
   const email = param(sp, "email")?.trim().slice(0, 200);
+  const kindParam = param(sp, "kind");
+  const kind = kindParam === "partners" || kindParam === "others" ? kindParam : undefined;
   const page = pageNumber(param(sp, "page"));
-  const { partners, total } = await listPartners(getDb(), { email, page, pageSize: PAGE_SIZE });
+  const { partners, total } = await listPartners(getDb(), { email, kind, page, pageSize: PAGE_SIZE });
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const mayRevoke = can(staff.role, "partners:write");
+  const mayWrite = can(staff.role, "partners:write");
 
   return (
     <main id="main" className="space-y-4">
       <AdminHeading title={m.title} intro={m.intro} />
+      {mayWrite ? (
+        <section aria-labelledby="make-partner" className={`${cardClass} space-y-3`}>
+          <h2 id="make-partner" className="text-lg font-semibold text-white">
+            {m.makeTitle}
+          </h2>
+          <MakePartnerForm action={makePartnerAction} />
+        </section>
+      ) : null}
       <form method="get" action="/admin/partners" role="search" className="flex flex-wrap items-end gap-2">
         <div className="min-w-56 flex-1 sm:max-w-sm">
           <label htmlFor="partner-email" className={labelClass}>
@@ -54,10 +75,20 @@ export default async function PartnersPage({ searchParams }: { searchParams: Adm
           </label>
           <input id="partner-email" name="email" type="search" defaultValue={email ?? ""} className={`${inputClass} mt-1`} />
         </div>
+        <div>
+          <label htmlFor="partner-kind" className={labelClass}>
+            {m.kind}
+          </label>
+          <select id="partner-kind" name="kind" defaultValue={kind ?? ""} className={`${inputClass} mt-1`}>
+            <option value="">{m.kinds.all}</option>
+            <option value="partners">{m.kinds.partners}</option>
+            <option value="others">{m.kinds.others}</option>
+          </select>
+        </div>
         <button type="submit" className={primaryButtonClass}>
           {m.apply}
         </button>
-        {email ? (
+        {email || kind ? (
           <Link href="/admin/partners" className={secondaryButtonClass}>
             {m.reset}
           </Link>
@@ -67,12 +98,12 @@ export default async function PartnersPage({ searchParams }: { searchParams: Adm
       {partners.length === 0 ? (
         <p className={`${cardClass} text-slate-300`}>{m.empty}</p>
       ) : (
-        partners.map((p) => <PartnerCard key={p.userId} partner={p} t={t} mayRevoke={mayRevoke} />)
+        partners.map((p) => <PartnerCard key={p.userId} partner={p} t={t} mayWrite={mayWrite} />)
       )}
       {pageCount > 1 ? (
         <Pager
           path="/admin/partners"
-          params={{ email }}
+          params={{ email, kind }}
           page={page}
           pageCount={pageCount}
           labels={{
@@ -86,20 +117,68 @@ export default async function PartnersPage({ searchParams }: { searchParams: Adm
   );
 }
 
-function PartnerCard({ partner, t, mayRevoke }: { partner: Partner; t: Messages; mayRevoke: boolean }) {
+function PartnerCard({ partner, t, mayWrite }: { partner: Partner; t: Messages; mayWrite: boolean }) {
   const m = t.adminPartners.partners;
   const headingId = `partner-${partner.userId}`;
+  const cap = partner.partner?.holdCap ?? env.HOLD_LIMIT_PER_PARTNER;
   return (
     <section aria-labelledby={headingId} className={`${cardClass} space-y-5`}>
-      <header>
-        <h2 id={headingId} className="text-lg font-semibold break-all text-white">
+      <header className="space-y-1">
+        <h2 id={headingId} className="flex flex-wrap items-center gap-2 text-lg font-semibold break-all text-white">
           {partner.email}
+          <span className={partner.partner ? partnerBadgeClass : otherBadgeClass}>
+            {partner.partner ? m.partnerBadge : m.notPartnerBadge}
+          </span>
         </h2>
         <p className="text-sm text-slate-400">
           {partner.name ? `${partner.name} · ` : null}
           {m.since} <LocalTime value={partner.createdAt.toISOString()} />
         </p>
       </header>
+
+      {partner.partner ? (
+        <div className="space-y-3">
+          <p className="text-sm text-slate-300">
+            {m.partnerSince} <LocalTime value={partner.partner.createdAt.toISOString()} />,{" "}
+            {format(m.madeBy, { by: partner.partner.createdBy })}. {format(m.openHolds, { count: partner.openHolds, max: cap })}
+          </p>
+          {mayWrite ? (
+            <div className="flex flex-wrap items-start justify-between gap-4">
+              <HoldCapForm
+                userId={partner.userId}
+                holdCap={partner.partner.holdCap}
+                defaultCap={env.HOLD_LIMIT_PER_PARTNER}
+                email={partner.email}
+                action={setPartnerHoldCapAction}
+              />
+              <ConfirmButton
+                label={m.remove}
+                accessibleName={format(m.removeLabel, { email: partner.email })}
+                question={format(m.removeQuestion, { email: partner.email })}
+                confirmLabel={m.removeConfirm}
+                action={removePartnerAction}
+                input={{ userId: partner.userId }}
+              />
+            </div>
+          ) : null}
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-sm text-amber-200">
+            {format(m.notPartner, { max: env.HOLD_LIMIT_PER_ACCOUNT })}{" "}
+            {format(m.openHolds, { count: partner.openHolds, max: env.HOLD_LIMIT_PER_ACCOUNT })}
+          </p>
+          {mayWrite ? (
+            <ActionButton
+              action={makePartnerAction}
+              input={{ email: partner.email }}
+              label={m.makeThis}
+              ariaLabel={format(m.makeThisLabel, { email: partner.email })}
+              done={m.madeThis}
+            />
+          ) : null}
+        </div>
+      )}
 
       <div>
         <h3 className="font-semibold text-slate-100">{m.tokens}</h3>
@@ -164,7 +243,7 @@ function PartnerCard({ partner, t, mayRevoke }: { partner: Partner; t: Messages;
                           ) : (
                             <span className={expired ? "text-amber-200" : "text-emerald-300"}>{expired ? m.expired : m.active}</span>
                           )}
-                          {mayRevoke ? <RevokePartnerToken tokenId={tk.id} name={tk.name} revoked={tk.revokedAt !== null} /> : null}
+                          {mayWrite ? <RevokePartnerToken tokenId={tk.id} name={tk.name} revoked={tk.revokedAt !== null} /> : null}
                         </div>
                       </td>
                     </tr>

@@ -119,8 +119,10 @@ export const account = defineMessages({
         "gifts:verify": "проверять подарки и создавать на них заказы",
         "gear:create": "резервировать игровые предметы",
         "intents:read": "читать состояние своих заказов",
-        "intents:refund": "возвращать деньги за свои заказы",
+        "intents:refund": "возвращать деньги за свои заказы, пока они не доставлены",
       },
+      partnerScopesHint:
+        "Возвраты через API — для партнёров магазина: такое право бывает только у токенов партнёрского аккаунта. Партнёров назначают администраторы магазина.",
       expiry: "Срок действия",
       expiryNever: "Бессрочно",
       expiryDays: { one: "{count} день", few: "{count} дня", many: "{count} дней", other: "{count} дня" },
@@ -400,8 +402,10 @@ export const account = defineMessages({
         "gifts:verify": "check gifts and create orders for them",
         "gear:create": "reserve in-game gear",
         "intents:read": "read the state of its orders",
-        "intents:refund": "refund its orders",
+        "intents:refund": "refund its orders until they are delivered",
       },
+      partnerScopesHint:
+        "Refunds through the API are for partner accounts: only their tokens may have that scope. The store's admins make partners.",
       expiry: "Expires",
       expiryNever: "Never",
       expiryDays: { one: "in {count} day", few: "in {count} days", many: "in {count} days", other: "in {count} days" },

@@ -175,7 +175,10 @@ export const adminOrders = defineMessages({
       button: "Вернуть деньги",
       title: "Вернуть деньги за заказ {id}?",
       body: "Покупателю вернётся {amount}. Если заказ ещё не доставлен, доставка остановится. Отменить возврат нельзя.",
+      bodyDelivered:
+        "Заказ уже доставлен: получатель его сохранит, а покупателю вернётся {amount}. Такой возврат делает только сотрудник, с причиной для журнала изменений. Отменить возврат нельзя.",
       reason: "Причина возврата",
+      reasonRequired: "Напишите, почему возвращаются деньги: не меньше 3 символов.",
       reasonHint: "Её увидят в истории заказа и в журнале изменений.",
       confirm: "Вернуть деньги",
       cancel: "Отмена",
@@ -367,7 +370,10 @@ export const adminOrders = defineMessages({
       button: "Refund",
       title: "Refund order {id}?",
       body: "The buyer gets {amount} back. If the order is not delivered yet, its delivery stops. A refund cannot be undone.",
+      bodyDelivered:
+        "The order has been delivered: the recipient keeps it and the buyer gets {amount} back. Only staff refund such an order, with a reason for the audit log. A refund cannot be undone.",
       reason: "Reason for the refund",
+      reasonRequired: "Say why the money goes back: at least 3 characters.",
       reasonHint: "Shown in the order's timeline and in the audit log.",
       confirm: "Refund",
       cancel: "Cancel",

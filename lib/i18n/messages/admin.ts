@@ -113,6 +113,9 @@ export const admin = defineMessages({
         "token.revoke": "API-токен отозван",
         "staff.grant": "Роль выдана",
         "staff.revoke": "Роль забрана",
+        "partner.add": "Аккаунт стал партнёром",
+        "partner.remove": "Аккаунт больше не партнёр",
+        "partner.hold_cap": "Лимит неоплаченных заказов партнёра изменён",
       } satisfies Record<AuditAction, string>,
       targets: {
         intent: "Заказ",
@@ -165,6 +168,8 @@ export const admin = defineMessages({
         role: "Роль",
         accountCreated: "Аккаунт создан",
         waitsForConfirmation: "Ждёт подтверждения почты",
+        partner: "Партнёр",
+        holdCap: "Лимит неоплаченных заказов",
       } satisfies Record<AuditField, string>,
     },
     table: {
@@ -286,6 +291,9 @@ export const admin = defineMessages({
         "token.revoke": "API token revoked",
         "staff.grant": "Role given",
         "staff.revoke": "Role taken away",
+        "partner.add": "Account made a partner",
+        "partner.remove": "Account no longer a partner",
+        "partner.hold_cap": "Partner's cap on unpaid orders changed",
       },
       targets: {
         intent: "Order",
@@ -338,6 +346,8 @@ export const admin = defineMessages({
         role: "Role",
         accountCreated: "Account created",
         waitsForConfirmation: "Waits for the e-mail confirmation",
+        partner: "Partner",
+        holdCap: "Cap on unpaid orders",
       },
     },
     table: {

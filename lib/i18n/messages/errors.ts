@@ -54,6 +54,11 @@ const ru = {
   stock_below_reserved: "Остаток «{item}» не может быть меньше {reserved}: столько штук держат неоплаченные заказы.",
   intent_not_found: "Заказ не найден. Проверьте ссылку.",
   intent_state_conflict: "Заказ уже изменился. Обновите страницу, чтобы увидеть, что с ним сейчас.",
+  intent_already_delivered: "Заказ уже доставлен: вернуть за него деньги может только поддержка магазина.",
+  partner_required:
+    "Токены, которые возвращают деньги, бывают только у партнёров магазина. Чтобы ваш аккаунт стал партнёрским, напишите администраторам магазина.",
+  partner_not_found: "Этот аккаунт уже не партнёр. Обновите страницу.",
+  account_not_found: "Аккаунта с этой почтой нет. Партнёр сначала регистрируется в магазине.",
   not_signed_in: "Вы вышли из аккаунта. Войдите снова.",
   permission_denied: "Ваша роль сотрудника этого не позволяет.",
   last_admin: "В магазине должен остаться хотя бы один администратор: сначала назначьте другого.",
@@ -68,6 +73,8 @@ const ru = {
   delivery_not_taken: "Сначала возьмите заказ в работу.",
   hold_limit_reached:
     "У вас уже много неоплаченных заказов, которые держат предмет или промокод. Оплатите или отмените один из них — или подождите: такой заказ снимается через 15 минут.",
+  promo_code_held:
+    "Промокод {code} уже в вашем неоплаченном заказе. Оплатите или отмените тот заказ — или подождите: он снимается через 15 минут.",
   email_taken: "Аккаунт с этой почтой уже есть. Войдите или укажите другую почту.",
 } satisfies Record<Reason, string>;
 
@@ -122,6 +129,10 @@ export const errors = defineMessages({
       stock_below_reserved: "The stock of “{item}” cannot go below {reserved}: unpaid orders hold that many.",
       intent_not_found: "The order was not found. Please check the link.",
       intent_state_conflict: "The order has changed meanwhile. Reload the page to see where it stands.",
+      intent_already_delivered: "The order has been delivered: only the store's support can give its money back.",
+      partner_required: "Only partner accounts may have tokens that refund. To make your account a partner, write to the store's admins.",
+      partner_not_found: "This account is no longer a partner. Reload the page.",
+      account_not_found: "No account has this e-mail. A partner signs up on the store first.",
       not_signed_in: "You are signed out. Please sign in again.",
       permission_denied: "Your staff role does not allow this.",
       last_admin: "The store must keep at least one admin: make someone else admin first.",
@@ -136,6 +147,8 @@ export const errors = defineMessages({
       delivery_not_taken: "Take the order first.",
       hold_limit_reached:
         "You already have several unpaid orders holding an item or a promo code. Pay or decline one of them, or wait: such an order ends after 15 minutes.",
+      promo_code_held:
+        "Promo code {code} is already in an unpaid order of yours. Pay or decline that order, or wait: it ends after 15 minutes.",
       email_taken: "There is already an account with this e-mail. Sign in, or use another address.",
     },
   },

@@ -8,6 +8,7 @@ import { DeliveryActions } from "@/components/admin/delivery-actions";
 import { AdminHeading, badgeClass } from "@/components/admin/ui";
 import { deliveryFailureText, deliveryStepText, providerText, timelineText } from "@/lib/admin/order-timeline";
 import { can } from "@/lib/admin/permissions";
+import { decideRefund, isDelivered } from "@/lib/intents/refund-policy";
 import { requirePermission } from "@/lib/admin/session";
 import { getDb } from "@/lib/db/client";
 import { format } from "@/lib/i18n/format";
@@ -39,7 +40,9 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
   const rub = (kopecks: number) => formatRub(kopecks, intl);
   const { intent, delivery } = order;
   const shortId = intent.id.slice(0, 8);
-  const canRefund = can(staff.role, "orders:refund") && (order.status === "paid" || order.status === "fulfilled");
+  // The one refund rule (lib/intents/refund-policy.ts), asked as the action will ask it.
+  const refundSubject = { status: order.status, deliveryStatus: delivery?.status ?? null };
+  const canRefund = can(staff.role, "orders:refund") && decideRefund(refundSubject, { kind: "staff" }).allowed;
   const canResendMail = can(staff.role, "mail:resend");
   const canResendCallback = can(staff.role, "callbacks:resend");
   const mails = timeline.filter((e): e is Extract<AdminTimelineItem, { type: "mail" }> => e.type === "mail");
@@ -216,7 +219,12 @@ export default async function AdminOrderPage({ params }: { params: Promise<{ id:
         {!canRefund && !canResendMail && !canResendCallback ? <p className="mt-2 text-sm text-slate-300">{o.noActions}</p> : null}
         {canRefund ? (
           <div className="mt-3 flex flex-wrap items-center gap-3">
-            <RefundButton intentId={intent.id} shortId={shortId} amount={rub(intent.paymentAmount)} />
+            <RefundButton
+              intentId={intent.id}
+              shortId={shortId}
+              amount={rub(intent.paymentAmount)}
+              delivered={isDelivered(refundSubject)}
+            />
           </div>
         ) : null}
 

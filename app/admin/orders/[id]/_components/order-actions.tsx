@@ -5,6 +5,7 @@ import { useId, useRef, useState } from "react";
 import { dangerButtonClass, fieldErrorClass, hintClass, inputClass, labelClass, secondaryButtonClass } from "@/components/account/styles";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { AdminActionResult } from "@/lib/admin/action";
+import { REFUND_NOTE_MAX, REFUND_NOTE_MIN } from "@/lib/intents/refund-policy";
 import { format } from "@/lib/i18n/format";
 import type { MailKind } from "@/lib/mail/kinds";
 import { refundOrderAction, resendOrderCallbackAction, resendOrderMailAction } from "../../actions";
@@ -16,11 +17,21 @@ function useRefusal() {
 }
 
 /**
- * "Refund" and its confirmation in a modal <dialog> that asks for the reason (required): the
- * browser traps focus in it, Escape cancels, and Cancel comes first so Enter in the wrong place
- * refunds nothing.
+ * "Refund" and its confirmation in a modal <dialog> that asks for the reason (required, and checked
+ * again on the server): the browser traps focus in it, Escape cancels, and Cancel comes first so
+ * Enter in the wrong place refunds nothing. A delivered order says that its delivery stays.
  */
-export function RefundButton({ intentId, shortId, amount }: { intentId: string; shortId: string; amount: string }) {
+export function RefundButton({
+  intentId,
+  shortId,
+  amount,
+  delivered,
+}: {
+  intentId: string;
+  shortId: string;
+  amount: string;
+  delivered: boolean;
+}) {
   const { t } = useI18n();
   const m = t.adminOrders.refund;
   const refusal = useRefusal();
@@ -42,7 +53,7 @@ export function RefundButton({ intentId, shortId, amount }: { intentId: string; 
         dialog.current?.close();
         setDone(true);
         router.refresh();
-      } else setError(refusal(result));
+      } else setError(!result.ok && result.reason === "invalid_field" && result.param === "note" ? m.reasonRequired : refusal(result));
     } catch {
       setError(t.adminOrders.genericError);
     } finally {
@@ -79,7 +90,7 @@ export function RefundButton({ intentId, shortId, amount }: { intentId: string; 
             {format(m.title, { id: shortId })}
           </h2>
           <p id={`${id}-body`} className="mt-2 text-sm leading-relaxed text-slate-300">
-            {format(m.body, { amount })}
+            {format(delivered ? m.bodyDelivered : m.body, { amount })}
           </p>
           <label htmlFor={`${id}-note`} className={`${labelClass} mt-4`}>
             {m.reason}
@@ -88,8 +99,8 @@ export function RefundButton({ intentId, shortId, amount }: { intentId: string; 
             id={`${id}-note`}
             name="note"
             required
-            minLength={3}
-            maxLength={500}
+            minLength={REFUND_NOTE_MIN}
+            maxLength={REFUND_NOTE_MAX}
             rows={3}
             aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
             aria-invalid={error ? true : undefined}

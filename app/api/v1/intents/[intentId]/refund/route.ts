@@ -1,4 +1,4 @@
-// POST /api/v1/intents/{intentId}/refund - give a paid or delivered intent's money back (the partner that created it)
+// POST /api/v1/intents/{intentId}/refund - give a paid intent's money back until it is delivered (the partner that created it)
 import { ENDPOINTS } from "@/lib/api/endpoints";
 import { json, otherMethods, withApi } from "@/lib/api/handler";
 import { publicOrigin } from "@/lib/http/public-origin";
