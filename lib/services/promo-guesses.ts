@@ -2,6 +2,7 @@ import "server-only";
 import type { Database } from "@/lib/db/client";
 import type { RateLimitState } from "@/lib/rate-limit-headers";
 import { POLICIES, releaseRateLimits, takeRateLimits, type RateLimitKey, type RateLimitResult } from "./rate-limits";
+import { isPartner } from "./partner-status";
 import type { AuthToken } from "./tokens";
 
 // Wrong promo codes are guesses at the store's codes, limited per window (RATE_LIMIT_PROMO) for
@@ -17,21 +18,23 @@ export interface PromoGuess {
 }
 
 /**
- * Whether a token's wrong codes count against its client's address too: every token's, today.
- * TODO(partner accounts, issue 24 item 1): a partner's server guesses for many shoppers from one
- * address, and its owner is an account an admin manages, so a partner's token will count per owner
- * only; this is the one place to say so.
+ * Whether a token's wrong codes count against its client's address too: a shopper's (guest,
+ * storefront session or self-service token) do; a partner's do not, since its servers guess for
+ * many shoppers from one address and its owner is an account an admin manages (its owner's limit
+ * still holds). One lookup, only for requests that carry a code.
  */
-const countsPerAddress = (_token: AuthToken): boolean => true;
+async function countsPerAddress(db: Database, token: AuthToken): Promise<boolean> {
+  if (token.guest || token.purpose === "storefront") return true;
+  return !(await isPartner(db, token.userId));
+}
 
-function promoGuessKeys(token: AuthToken, address: string): RateLimitKey[] {
+function promoGuessKeys(token: AuthToken, address: string, perAddress: boolean): RateLimitKey[] {
   const keys: RateLimitKey[] = [
     token.guest
       ? { key: `promo:session:${token.id}`, policy: POLICIES.promo, what: "wrong promo codes from this browser session" }
       : { key: `promo:user:${token.userId}`, policy: POLICIES.promo, what: "wrong promo codes for this token's owner" },
   ];
-  if (countsPerAddress(token))
-    keys.push({ key: `promo:ip:${address}`, policy: POLICIES.promo, what: "wrong promo codes from this address" });
+  if (perAddress) keys.push({ key: `promo:ip:${address}`, policy: POLICIES.promo, what: "wrong promo codes from this address" });
   return keys;
 }
 
@@ -42,7 +45,7 @@ function promoGuessKeys(token: AuthToken, address: string): RateLimitKey[] {
  * was counted against before, for the refusal's headers.
  */
 export async function takePromoGuess(db: Database, token: AuthToken, address: string, others: RateLimitState[]): Promise<PromoGuess> {
-  const counted = await takeRateLimits(db, promoGuessKeys(token, address), others);
+  const counted = await takeRateLimits(db, promoGuessKeys(token, address, await countsPerAddress(db, token)), others);
   const state = counted.reduce((nearest, r) => (r.remaining < nearest.remaining ? r : nearest));
   return { counted, state };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { partnerToken } from "@/tests/support/partners";
+import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { expectErrorBody } from "./support";
 
 // Limits under a burst: every attempt is counted before it is judged, so concurrent requests never
@@ -131,6 +132,24 @@ describe("promo-code guesses of several owners at one address", () => {
     expect((await call("/api/v1/gifts/verify", { token: fourth, ip: "192.0.2.61", body: gift("ELSEWHERE") })).body.reason).toBe(
       "promo_code_unknown",
     );
+  });
+
+  it("partners count per owner only: two partners' servers behind one address each keep their own limit", async () => {
+    const ip = "192.0.2.80";
+    const [first, second] = await Promise.all(
+      ["burst-partner-1@example.com", "burst-partner-2@example.com"].map(async (email) => (await partnerToken(t.db, email)).token),
+    );
+    const answers = await Promise.all([...burst(first!, ip, 30, "PA"), ...burst(second!, ip, 30, "PB")]);
+    const judged = answers.filter((a) => a.status === 400);
+    // Each partner's own limit, not one shared address budget of 20.
+    expect(judged.length).toBe(2 * PROMO_LIMIT);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.every((a) => /wrong promo codes for this token's owner/.test(a.body.message))).toBe(true);
+    // A shopper's free account at the same address still has the whole address budget.
+    const shopper = (
+      await createApiToken(t.db, { userId: await ensureUser(t.db, "behind-partners@example.com"), name: "s", scopes: ["gifts:verify"] })
+    ).token;
+    expect((await call("/api/v1/gifts/verify", { token: shopper, ip, body: gift("SHOPPER") })).body.reason).toBe("promo_code_unknown");
   });
 
   it("one account from three addresses still has one owner's limit", async () => {

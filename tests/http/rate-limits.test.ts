@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { startNextProcess, stopChild, type NextProcess } from "@/scripts/lib/processes";
 import { createTestDatabase, type TestDatabase } from "@/tests/support/db";
 import { partnerToken } from "@/tests/support/partners";
+import { createApiToken, ensureUser } from "@/lib/services/tokens";
 import { expectErrorBody } from "./support";
 
 // A server of its own with small limits (the shared one keeps them out of the other tests' way).
@@ -24,8 +25,11 @@ beforeAll(async () => {
   tokens.a = await make("limits-a@example.com");
   tokens.b = await make("limits-b@example.com");
   tokens.logs = await make("limits-logs@example.com");
-  tokens.promo = await make("limits-promo@example.com");
-  tokens.promoOther = await make("limits-promo-other@example.com");
+  // Shoppers' self-service tokens: a partner's wrong codes count per owner only, a shopper's per address too.
+  const shopper = async (email: string) =>
+    (await createApiToken(t.db, { userId: await ensureUser(t.db, email), name: email, scopes: ["gifts:verify"] })).token;
+  tokens.promo = await shopper("limits-promo@example.com");
+  tokens.promoOther = await shopper("limits-promo-other@example.com");
   server = await startNextProcess("rate-limits", {
     DATABASE_URL: t.url,
     WORKER_ENABLED: "0",
