@@ -5,6 +5,7 @@ import { useI18n } from "@/components/i18n/i18n-provider";
 import { format } from "@/lib/i18n/format";
 import { dangerButtonClass, secondaryButtonClass } from "./styles";
 import type { RevokeTokenResult as RevokeResult } from "@/lib/schemas/tokens";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * "Revoke" and its confirmation in a modal <dialog>: the browser traps focus in it, Escape
@@ -26,6 +27,7 @@ export function RevokeTokenButton({
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const id = useId();
 
@@ -84,7 +86,7 @@ export function RevokeTokenButton({
           <button ref={cancel} type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
             {m.cancel}
           </button>
-          <button type="button" onClick={confirm} disabled={pending} className={dangerButtonClass}>
+          <button type="button" onClick={confirm} disabled={!hydrated || pending} className={dangerButtonClass}>
             {pending ? m.revoking : m.revokeConfirm}
           </button>
         </div>

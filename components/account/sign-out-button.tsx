@@ -3,10 +3,12 @@
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import type { Messages } from "@/lib/i18n/messages";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 export function SignOutButton({ labels, className }: { labels: Messages["account"]["nav"]; className?: string }) {
   const pathname = usePathname();
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function signOut() {
     setPending(true);
@@ -27,7 +29,7 @@ export function SignOutButton({ labels, className }: { labels: Messages["account
   }
 
   return (
-    <button type="button" onClick={signOut} disabled={pending} aria-busy={pending || undefined} className={className}>
+    <button type="button" onClick={signOut} disabled={!hydrated || pending} aria-busy={pending || undefined} className={className}>
       {pending ? labels.signingOut : labels.signOut}
     </button>
   );

@@ -15,6 +15,7 @@ import { CopyButton } from "./copy-button";
 import { Field, describedBy } from "./field";
 import { fieldErrorClass, inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
 import { SignedOutNotice } from "./signed-out-notice";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 type TokenField = TokenFormField;
 
@@ -33,6 +34,7 @@ export function TokenCreateForm({ action, partner }: { action: (input: unknown) 
   const [invalid, setInvalid] = useState<Set<TokenField>>(new Set());
   const [formError, setFormError] = useState<React.ReactNode>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [created, setCreated] = useState<{ token: string; name: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
@@ -193,7 +195,7 @@ export function TokenCreateForm({ action, partner }: { action: (input: unknown) 
           </select>
         </Field>
 
-        <button type="submit" disabled={pending} className={primaryButtonClass}>
+        <button type="submit" disabled={!hydrated || pending} className={primaryButtonClass}>
           {pending ? m.creating : m.create}
         </button>
       </form>

@@ -17,6 +17,7 @@ import { LocalTime } from "./local-time";
 import { fieldErrorClass, inputClass, primaryButtonClass, secondaryButtonClass } from "./styles";
 import { WebhookSecret } from "./webhook-secret";
 import { SignedOutNotice } from "./signed-out-notice";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 export interface EndpointDeliveryRow {
   id: string;
@@ -85,6 +86,7 @@ function EndpointCreateForm({ action }: { action: WebhookActions["create"] }) {
   const [invalid, setInvalid] = useState<Set<WebhookEndpointFormField>>(new Set());
   const [formError, setFormError] = useState<React.ReactNode>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const urlRef = useRef<HTMLInputElement>(null);
@@ -216,7 +218,7 @@ function EndpointCreateForm({ action }: { action: WebhookActions["create"] }) {
             </p>
           ) : null}
         </fieldset>
-        <button type="submit" disabled={pending} className={primaryButtonClass}>
+        <button type="submit" disabled={!hydrated || pending} className={primaryButtonClass}>
           {pending ? m.adding : m.add}
         </button>
       </form>
@@ -231,6 +233,7 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const deleteRef = useRef<HTMLButtonElement>(null);
@@ -286,7 +289,7 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
       <div className="mt-3 flex flex-wrap gap-2">
         <button
           type="button"
-          disabled={pending}
+          disabled={!hydrated || pending}
           onClick={() => run(() => actions.sendTest(endpoint.id), m.testQueued)}
           aria-label={format(m.testLabel, { url })}
           className={secondaryButtonClass}
@@ -295,7 +298,7 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
         </button>
         <button
           type="button"
-          disabled={pending}
+          disabled={!hydrated || pending}
           onClick={() => run(() => actions.setEnabled(endpoint.id, !endpoint.enabled))}
           aria-label={format(endpoint.enabled ? m.disableLabel : m.enableLabel, { url })}
           className={secondaryButtonClass}
@@ -331,7 +334,7 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
             </button>
             <button
               type="button"
-              disabled={pending}
+              disabled={!hydrated || pending}
               onClick={() => run(() => actions.remove(endpoint.id))}
               className={`${secondaryButtonClass} border-red-400/70 text-red-200 hover:bg-red-950`}
             >
@@ -372,7 +375,7 @@ function EndpointItem({ endpoint, actions }: { endpoint: EndpointRow; actions: W
               </span>
               <button
                 type="button"
-                disabled={pending}
+                disabled={!hydrated || pending}
                 onClick={() => run(() => actions.resend(d.id), m.resendQueued)}
                 aria-label={format(m.resendLabel, { event: d.eventType, n: String(endpoint.deliveries.length - i) })}
                 className={`${secondaryButtonClass} min-h-8 px-3 py-1 text-xs`}

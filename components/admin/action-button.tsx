@@ -6,6 +6,7 @@ import { secondaryButtonClass } from "@/components/account/styles";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { AdminActionResult } from "@/lib/admin/action";
 import { format } from "@/lib/i18n/format";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * One button that runs a back-office action with a fixed input (disable a code, hide a game), then
@@ -30,6 +31,7 @@ export function ActionButton<I>({
   const { t } = useI18n();
   const router = useRouter();
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
 
   async function run() {
@@ -52,7 +54,7 @@ export function ActionButton<I>({
     // The status is always there (a live region must exist before it speaks) but takes no room
     // while empty, so two such buttons side by side in a table cell do not wrap for nothing.
     <span className="inline-flex flex-wrap items-center gap-y-2">
-      <button type="button" onClick={run} disabled={pending} aria-label={ariaLabel} className={className}>
+      <button type="button" onClick={run} disabled={!hydrated || pending} aria-label={ariaLabel} className={className}>
         {label}
       </button>
       <span role="status" className={`${message ? "ml-2" : ""} text-sm ${message?.error ? "text-red-300" : "text-emerald-300"}`}>

@@ -5,6 +5,7 @@ import { useId, useRef, useState } from "react";
 import { dangerButtonClass, secondaryButtonClass } from "@/components/account/styles";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import type { AdminActionResult } from "@/lib/admin/action";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * A back-office button whose action needs a second look: a modal <dialog> (the browser traps focus,
@@ -34,6 +35,7 @@ export function ConfirmButton<I>({
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const id = useId();
 
@@ -78,7 +80,7 @@ export function ConfirmButton<I>({
           <button type="button" className={secondaryButtonClass} onClick={() => dialog.current?.close()}>
             {t.admin.cancel}
           </button>
-          <button type="button" className={dangerButtonClass} disabled={pending} onClick={confirm}>
+          <button type="button" className={dangerButtonClass} disabled={!hydrated || pending} onClick={confirm}>
             {confirmLabel}
           </button>
         </div>

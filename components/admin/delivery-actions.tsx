@@ -9,6 +9,7 @@ import type { AdminActionResult } from "@/lib/admin/action";
 import { format } from "@/lib/i18n/format";
 import type { DeliveryStatus, DeliveryStep } from "@/lib/intents/states";
 import { MANUAL_FAILURES, MANUAL_SENT_STEPS } from "@/lib/schemas/admin-delivery";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 export interface DeliveryActionsProps {
   deliveryId: string;
@@ -42,6 +43,7 @@ export function DeliveryActions(props: DeliveryActionsProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
 
   if (!props.canFulfil || !OPEN.includes(props.status)) return null;
@@ -84,7 +86,7 @@ export function DeliveryActions(props: DeliveryActionsProps) {
     return group(
       <button
         type="button"
-        disabled={pending}
+        disabled={!hydrated || pending}
         className={secondaryButtonClass}
         onClick={() => run("retry", () => retryDeliveryAction({ deliveryId }))}
       >
@@ -97,7 +99,7 @@ export function DeliveryActions(props: DeliveryActionsProps) {
     return group(
       <button
         type="button"
-        disabled={pending}
+        disabled={!hydrated || pending}
         className={primaryButtonClass}
         onClick={() => run("take", () => takeDeliveryAction({ deliveryId }))}
       >
@@ -158,14 +160,14 @@ export function DeliveryActions(props: DeliveryActionsProps) {
             ))}
           </select>
         </div>
-        <button type="submit" disabled={pending} className={secondaryButtonClass}>
+        <button type="submit" disabled={!hydrated || pending} className={secondaryButtonClass}>
           {m.markSent}
         </button>
       </form>
       <div className="flex flex-wrap gap-2">
         <button
           type="button"
-          disabled={pending}
+          disabled={!hydrated || pending}
           className={primaryButtonClass}
           onClick={() => run("delivered", () => reportDeliveryAction({ deliveryId, outcome: "delivered" }))}
         >
@@ -173,7 +175,7 @@ export function DeliveryActions(props: DeliveryActionsProps) {
         </button>
         <button
           type="button"
-          disabled={pending}
+          disabled={!hydrated || pending}
           aria-haspopup="dialog"
           className={`${secondaryButtonClass} border-red-400/70 text-red-200 hover:bg-red-950`}
           onClick={() => {
@@ -186,7 +188,7 @@ export function DeliveryActions(props: DeliveryActionsProps) {
         </button>
         <button
           type="button"
-          disabled={pending}
+          disabled={!hydrated || pending}
           className={secondaryButtonClass}
           onClick={() => run("release", () => releaseDeliveryAction({ deliveryId }))}
         >
@@ -226,7 +228,7 @@ export function DeliveryActions(props: DeliveryActionsProps) {
             <button ref={cancel} type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
               {m.cancel}
             </button>
-            <button type="submit" disabled={pending} className={dangerButtonClass}>
+            <button type="submit" disabled={!hydrated || pending} className={dangerButtonClass}>
               {pending ? m.working : m.failConfirm}
             </button>
           </div>

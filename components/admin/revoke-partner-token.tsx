@@ -6,6 +6,7 @@ import { revokePartnerTokenAction } from "@/app/admin/partners/actions";
 import { dangerButtonClass, secondaryButtonClass } from "@/components/account/styles";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { format } from "@/lib/i18n/format";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * Revokes a partner's token after a confirmation in a modal <dialog> (focus is trapped in it,
@@ -19,6 +20,7 @@ export function RevokePartnerToken({ tokenId, name, revoked }: { tokenId: string
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const id = useId();
@@ -84,7 +86,7 @@ export function RevokePartnerToken({ tokenId, name, revoked }: { tokenId: string
           <button ref={cancel} type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
             {m.cancel}
           </button>
-          <button type="button" onClick={confirm} disabled={pending} className={dangerButtonClass}>
+          <button type="button" onClick={confirm} disabled={!hydrated || pending} className={dangerButtonClass}>
             {pending ? m.revoking : m.revokeConfirm}
           </button>
         </div>

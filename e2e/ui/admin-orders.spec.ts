@@ -96,6 +96,23 @@ test("an operator finds an order by e-mail, reads its timeline and refunds it wi
   ]);
 });
 
+test("a delivery button pressed while the page's scripts still load is not lost", async ({ page }) => {
+  // Under load the scripts that give the buttons their handlers come seconds after the page; a
+  // press before then did nothing and said nothing (CI saw it). Slowed here on purpose.
+  test.setTimeout(60_000);
+  const intentId = await buyGift(page, uniqueEmail("slow-page"));
+  const operator = await createStaff("operator");
+  await page.route("**/_next/static/chunks/*.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  // Signing in lands on the order page; its address is there before its scripts are.
+  await signInAsStaff(page, operator, `/admin/orders/${intentId}`);
+  const delivery = page.getByRole("region", { name: "Доставка" });
+  await delivery.getByRole("button", { name: "Взять в работу" }).click();
+  await expect(delivery.getByRole("button", { name: "Доставлено" })).toBeVisible();
+});
+
 test("after delivery only staff refund, and only with a written reason, which the audit log keeps @phone", async ({ page, dbQuery }) => {
   test.setTimeout(60_000);
   const intentId = await buyGift(page, uniqueEmail("delivered"));

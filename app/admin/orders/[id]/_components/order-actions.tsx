@@ -9,6 +9,7 @@ import { REFUND_NOTE_MAX, REFUND_NOTE_MIN } from "@/lib/intents/refund-policy";
 import { format } from "@/lib/i18n/format";
 import type { MailKind } from "@/lib/mail/kinds";
 import { refundOrderAction, resendOrderCallbackAction, resendOrderMailAction } from "../../actions";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** The refusal's text in the viewer's language, by reason (never the server's message). */
 function useRefusal() {
@@ -38,6 +39,7 @@ export function RefundButton({
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const id = useId();
@@ -118,7 +120,7 @@ export function RefundButton({
             <button type="button" onClick={() => dialog.current?.close()} className={secondaryButtonClass}>
               {m.cancel}
             </button>
-            <button type="submit" disabled={pending} className={dangerButtonClass}>
+            <button type="submit" disabled={!hydrated || pending} className={dangerButtonClass}>
               {pending ? m.pending : m.confirm}
             </button>
           </div>
@@ -137,6 +139,7 @@ export function ResendButton(
   const refusal = useRefusal();
   const router = useRouter();
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   async function resend() {
@@ -160,7 +163,7 @@ export function ResendButton(
 
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <button type="button" onClick={resend} disabled={pending} aria-label={props.label} className={secondaryButtonClass}>
+      <button type="button" onClick={resend} disabled={!hydrated || pending} aria-label={props.label} className={secondaryButtonClass}>
         {pending ? m.pending : props.text}
       </button>
       <span role="status" className={message?.ok === false ? "text-sm text-red-300" : "text-sm text-emerald-300"}>
